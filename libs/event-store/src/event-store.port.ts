@@ -1,0 +1,78 @@
+/**
+ * The event store port. Semantics follow EventStoreDB: streams with 0-based revisions, appends
+ * guarded by an expected revision, idempotent retries by event id, and one global, ordered log
+ * that subscribers catch up on from a position.
+ */
+
+/** What the caller believes the stream's last revision is. */
+export type ExpectedRevision = number | 'no_stream' | 'any';
+
+export interface EventData<TData = unknown> {
+  /** UUID chosen by the writer; retrying an append with the same ids stores the events once. */
+  id: string;
+  type: string;
+  data: TData;
+  metadata?: Record<string, unknown>;
+}
+
+export interface RecordedEvent<TData = unknown> {
+  id: string;
+  type: string;
+  data: TData;
+  metadata: Record<string, unknown>;
+  streamName: string;
+  /** 0-based revision of this event inside its stream. */
+  revision: number;
+  /**
+   * Position in the global log. Strictly increasing in subscription order; a subscriber stores
+   * the last position it applied and resumes after it.
+   */
+  position: number;
+  createdAt: Date;
+}
+
+export interface AppendResult {
+  /** Revision of the last event now in the stream. */
+  nextExpectedRevision: number;
+  /** Global position of the commit. */
+  position: number;
+}
+
+export interface ReadStreamOptions {
+  /** First revision to read, inclusive. Default 0. */
+  fromRevision?: number;
+}
+
+export interface SubscribeToAllOptions {
+  /** Deliver events strictly after this position; omit to start at the beginning of the log. */
+  fromPosition?: number;
+  /** Only streams whose name starts with one of these prefixes. */
+  streamPrefixes?: string[];
+}
+
+/** An ordered subscription: iterate it to receive events, catching up then continuing live. */
+export interface AllSubscription extends AsyncIterable<RecordedEvent> {
+  unsubscribe(): Promise<void>;
+}
+
+export interface EventStore {
+  append(stream: string, events: EventData[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  /** Events of one stream in revision order; an empty array for a stream that does not exist. */
+  readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  subscribeToAll(options?: SubscribeToAllOptions): AllSubscription;
+  /** Cheap readiness probe for health checks. */
+  isReady(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedVersionError extends Error {
+  override readonly name = 'WrongExpectedVersionError';
+  constructor(
+    readonly streamName: string,
+    readonly expected: ExpectedRevision,
+    /** The stream's actual last revision, or 'no_stream'. */
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`Wrong expected version on stream "${streamName}": expected ${String(expected)}, actual ${String(actual)}`);
+  }
+}

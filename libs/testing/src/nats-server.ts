@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, connect as tcpConnect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface RunningNatsServer {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on loopback, chosen by the OS. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, deadlineMs: number): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = tcpConnect(port, '127.0.0.1');
+      socket.once('connect', () => { socket.destroy(); resolve(true); });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > until) throw new Error(`nats-server did not listen on port ${port} within ${deadlineMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Spawns a real `nats-server` with JetStream on a free loopback port and a throw-away store
+ * directory. Tests never rely on a server already listening on 4222.
+ */
+export async function startNatsServer(options: { jetstream?: boolean; binary?: string } = {}): Promise<RunningNatsServer> {
+  const port = await freePort();
+  const storeDir = mkdtempSync(join(tmpdir(), 'nats-test-'));
+  const args = ['-a', '127.0.0.1', '-p', String(port)];
+  if (options.jetstream !== false) args.push('-js', '-sd', storeDir);
+  const child: ChildProcess = spawn(options.binary ?? process.env['NATS_SERVER_BIN'] ?? 'nats-server', args, { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.once('error', () => undefined);
+  try {
+    await waitForPort(port, 10_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(storeDir, { recursive: true, force: true });
+    },
+  };
+}
