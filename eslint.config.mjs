@@ -1,5 +1,17 @@
 import nx from '@nx/eslint-plugin';
-import tseslint from 'typescript-eslint';
+
+const boundaries = (libExtra) => [
+  'error',
+  {
+    enforceBuildableLibDependency: false,
+    allow: [],
+    depConstraints: [
+      { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', ...libExtra] },
+      { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib', ...libExtra] },
+      { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
+    ],
+  },
+];
 
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.nx/**', '**/generated/**', 'coverage/**'] },
@@ -8,18 +20,8 @@ export default [
   {
     files: ['**/*.ts'],
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
-            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
-          ],
-        },
-      ],
+      // Production code never reaches test helpers; apps never import apps (apps carry no lib tag).
+      '@nx/enforce-module-boundaries': boundaries([]),
       '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
@@ -32,8 +34,11 @@ export default [
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
   {
-    files: ['**/*.spec.ts', 'libs/testing/**/*.ts', 'bench/**/*.ts'],
-    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+    files: ['**/*.spec.ts', '**/test/**/*.ts', '**/*.contract.ts', '**/test-double/**/*.ts', 'libs/testing/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@nx/enforce-module-boundaries': boundaries(['type:testing']),
+    },
   },
   {
     files: ['**/*.mjs', '**/*.js'],

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { findNatsServer } from './nats-binary';
 
 export interface RunningNatsServer {
   url: string;
@@ -46,7 +47,7 @@ export async function startNatsServer(options: { jetstream?: boolean; binary?: s
   const storeDir = mkdtempSync(join(tmpdir(), 'nats-test-'));
   const args = ['-a', '127.0.0.1', '-p', String(port)];
   if (options.jetstream !== false) args.push('-js', '-sd', storeDir);
-  const child: ChildProcess = spawn(options.binary ?? process.env['NATS_SERVER_BIN'] ?? 'nats-server', args, { stdio: 'ignore' });
+  const child: ChildProcess = spawn(options.binary ?? findNatsServer() ?? 'nats-server', args, { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.once('error', () => undefined);
   try {

@@ -1,0 +1,40 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
+import type { NatsConnection } from 'nats';
+import { NATS_CONNECTION, NatsRpcClient, type GatewayConfig } from '@immo/service-kit';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { ApiKeyRegistry } from './auth/api-key.registry';
+import { EntrypointController } from './entrypoint/entrypoint.controller';
+import { HealthController } from './health/health.controller';
+import { ProblemFilter } from './http/problem.filter';
+import { ServiceClient } from './rpc/service-client';
+
+export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
+
+@Module({})
+export class GatewayModule {
+  static register(config: GatewayConfig, nats: NatsConnection): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [TerminusModule.forRoot({ errorLogStyle: 'pretty', logger: false })],
+      controllers: [HealthController, EntrypointController],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: NATS_CONNECTION, useValue: nats },
+        { provide: NatsRpcClient, useValue: new NatsRpcClient(nats, config.RPC_TIMEOUT_MS) },
+        {
+          provide: ApiKeyRegistry,
+          useValue: new ApiKeyRegistry({
+            apiKeys: config.API_KEYS.split(',').map((k) => k.trim()),
+            dataDir: config.DATA_DIR,
+            ...(config.ADMIN_API_KEY ? { adminKey: config.ADMIN_API_KEY } : {}),
+          }),
+        },
+        ServiceClient,
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_FILTER, useClass: ProblemFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,53 @@
+import { parseQueryString, QUERY_LIMITS, stringifyQuery } from './query-string';
+import { ProblemException } from './problem';
+
+describe('parseQueryString (bracket notation)', () => {
+  it('reads arrays, nested orders, expressions and geo shapes as the spec writes them', () => {
+    const query = parseQueryString(
+      'propertyTypes[]=0&propertyTypes[]=1&order[price]=asc&expressions[0][1][options][includes]=false' +
+        '&expressions[0][1][word]=jardin&geoShapes[0][2][1]=48.85',
+    );
+    expect(query['propertyTypes']).toEqual(['0', '1']);
+    expect(query['order']).toEqual({ price: 'asc' });
+    // qs compacts sparse arrays: the word keeps its group (0), its position in the group is relative.
+    expect(query['expressions']).toEqual([[{ options: { includes: 'false' }, word: 'jardin' }]]);
+    expect(query['geoShapes']).toEqual([[['48.85']]]);
+  });
+
+  it('keeps a 200-item indexed array an array', () => {
+    const raw = Array.from({ length: 200 }, (_, i) => `geoShapes[0][${i}][0]=${i}`).join('&');
+    const shape = (parseQueryString(raw)['geoShapes'] as unknown[][])[0]!;
+    expect(Array.isArray(shape)).toBe(true);
+    expect(shape).toHaveLength(200);
+  });
+
+  it('refuses nesting deeper than the limit instead of flattening it silently', () => {
+    expect(() => parseQueryString('a[b][c][d][e][f][g]=1')).toThrow(ProblemException);
+  });
+
+  it('refuses too many parameters', () => {
+    const raw = Array.from({ length: QUERY_LIMITS.parameterLimit + 1 }, (_, i) => `p${i}=1`).join('&');
+    expect(() => parseQueryString(raw)).toThrow(/parameter/i);
+  });
+
+  it('answers 414 for an absurdly long query string', () => {
+    try {
+      parseQueryString(`q=${'x'.repeat(QUERY_LIMITS.maxLength + 1)}`);
+      throw new Error('expected a failure');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ProblemException);
+      expect((error as ProblemException).status).toBe(414);
+    }
+  });
+
+  it('does not let __proto__ reach object prototypes', () => {
+    const query = parseQueryString('__proto__[polluted]=yes&a=1');
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(query['a']).toBe('1');
+  });
+
+  it('round-trips through stringifyQuery', () => {
+    const query = parseQueryString('order[price]=asc&propertyTypes[0]=0&propertyTypes[1]=1&page=2');
+    expect(parseQueryString(stringifyQuery(query))).toEqual(query);
+  });
+});

@@ -1,0 +1,25 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from '@nestjs/common';
+import { connectNats, gatewayConfigSchema, loadConfig, logLevelsUpTo, runMain } from '@immo/service-kit';
+import { GatewayModule } from './app.module';
+import { installFastifyErrorHandling } from './http/fastify-errors';
+
+runMain('gateway', async () => {
+  const config = loadConfig('gateway', gatewayConfigSchema);
+  const nats = await connectNats(config.NATS_URL, { name: 'gateway', timeoutMs: config.NATS_CONNECT_TIMEOUT_MS });
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    // Bracket query strings are parsed per route with bounds (BracketQuery); skip Fastify's parser.
+    routerOptions: { querystringParser: () => ({}) },
+  });
+  installFastifyErrorHandling(adapter.getInstance());
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(config, nats), adapter, {
+    logger: logLevelsUpTo(config.LOG_LEVEL),
+  });
+  app.enableShutdownHooks();
+  app.enableCors({ origin: true, allowedHeaders: ['X-API-KEY', 'Content-Type'] });
+  await app.listen(config.PORT, config.HOST);
+  new Logger('gateway').log(`listening on http://${config.HOST}:${config.PORT}`);
+});

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import type { ServiceName } from '../services/service-names';
+
+/** `<service>.health.ping.v1`: answered by every replica; the gateway's readiness asks each service. */
+export function pingSubject(service: ServiceName): string {
+  return `${service}.health.ping.v1`;
+}
+
+export const pingRequestSchema = z.object({}).strict();
+export type PingRequest = z.infer<typeof pingRequestSchema>;
+
+export const storeReadinessSchema = z.object({ name: z.string(), ready: z.boolean() });
+
+export const pingReplySchema = z.object({
+  service: z.string(),
+  instance: z.string(),
+  ready: z.boolean(),
+  stores: z.array(storeReadinessSchema),
+});
+export type PingReply = z.infer<typeof pingReplySchema>;

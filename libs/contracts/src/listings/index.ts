@@ -1,0 +1,2 @@
+export * from './advert-snapshot.schema';
+export * from './property-document';

@@ -1,0 +1,360 @@
+import {
+  connect,
+  DeliverPolicy,
+  headers as createHeaders,
+  nanos,
+  NatsError,
+  StorageType,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type MsgHdrs,
+  type NatsConnection,
+} from 'nats';
+import { assertValidAppend, expectedAsNumber } from '../append-validation';
+import {
+  WrongExpectedVersionError,
+  type AllSubscription,
+  type AppendResult,
+  type EventData,
+  type EventStore,
+  type ExpectedRevision,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeToAllOptions,
+} from '../event-store.port';
+import {
+  commitMessageId,
+  decodePosition,
+  encodePosition,
+  FIRST_REVISION_HEADER,
+  LAST_REVISION_HEADER,
+  parseCommitBody,
+  POSITIONS_PER_MESSAGE,
+  streamFromSubject,
+  subjectForStream,
+  type CommitBody,
+  type CommitEventBody,
+} from './jetstream-codec';
+
+export interface JetStreamEventStoreOptions {
+  /** Server URL(s) to connect to, or a connection owned (and closed) by the caller. */
+  servers: string | NatsConnection;
+  /** JetStream stream holding every commit. Default `EVENTS`. */
+  streamName?: string;
+  /** Subject prefix of the JetStream stream; commits go to `<prefix>.<encoded stream name>`. Default `events`. */
+  subjectPrefix?: string;
+  /** How long JetStream remembers message ids for dedupe. Default two minutes. */
+  duplicateWindowMs?: number;
+}
+
+const DEFAULT_STREAM_NAME = 'EVENTS';
+const DEFAULT_SUBJECT_PREFIX = 'events';
+const DEFAULT_DUPLICATE_WINDOW_MS = 2 * 60_000;
+/** Each lost race against another writer costs one retry; beyond this the stream is too hot to be sane. */
+const MAX_APPEND_ATTEMPTS = 25;
+
+// JetStream API error codes (nats-server `errors.json`).
+const ERR_NO_MESSAGE_FOUND = 10037;
+const ERR_STREAM_NOT_FOUND = 10059;
+const ERR_WRONG_LAST_SEQUENCE = 10071;
+
+function apiErrorCode(error: unknown): number | undefined {
+  return error instanceof NatsError ? error.api_error?.err_code : undefined;
+}
+
+/** One decoded JetStream message: a commit of consecutive events of one stream. */
+interface StoredCommit {
+  sequence: number;
+  streamName: string;
+  firstRevision: number;
+  body: CommitBody;
+}
+
+function lastRevisionOf(commit: StoredCommit): number {
+  return commit.firstRevision + commit.body.events.length - 1;
+}
+
+/** The append result of a commit: its last revision and the position of its last event. */
+function resultOf(commit: StoredCommit): AppendResult {
+  return {
+    nextExpectedRevision: lastRevisionOf(commit),
+    position: encodePosition(commit.sequence, commit.body.events.length - 1),
+  };
+}
+
+function toRecorded(commit: StoredCommit, index: number, event: CommitEventBody): RecordedEvent {
+  return {
+    id: event.id,
+    type: event.type,
+    data: event.data,
+    metadata: event.metadata ?? {},
+    streamName: commit.streamName,
+    revision: commit.firstRevision + index,
+    position: encodePosition(commit.sequence, index),
+    createdAt: new Date(commit.body.createdAt),
+  };
+}
+
+function sameIds(commit: StoredCommit, events: readonly EventData[]): boolean {
+  return commit.body.events.length === events.length && commit.body.events.every((stored, i) => stored.id === events[i]?.id);
+}
+
+/**
+ * Event store on NATS JetStream: one JetStream stream, one subject per event stream, one message
+ * per commit. Optimistic concurrency rides on `Nats-Expected-Last-Subject-Sequence`, so two writers
+ * racing for the same revision are decided by the server, not by a read-then-write in the client.
+ */
+export class JetStreamEventStore implements EventStore {
+  private readonly subscriptions = new Set<JetStreamAllSubscription>();
+  private closed = false;
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly ownsConnection: boolean,
+    private readonly jsm: JetStreamManager,
+    private readonly js: JetStreamClient,
+    readonly streamName: string,
+    readonly subjectPrefix: string,
+  ) {}
+
+  /** Connects (unless given a connection) and creates the JetStream stream when it is missing. */
+  static async connect(options: JetStreamEventStoreOptions): Promise<JetStreamEventStore> {
+    const streamName = options.streamName ?? DEFAULT_STREAM_NAME;
+    const subjectPrefix = options.subjectPrefix ?? DEFAULT_SUBJECT_PREFIX;
+    const ownsConnection = typeof options.servers === 'string';
+    const nc = typeof options.servers === 'string' ? await connect({ servers: options.servers, name: `event-store:${streamName}` }) : options.servers;
+    try {
+      const jsm = await nc.jetstreamManager();
+      await ensureStream(jsm, streamName, subjectPrefix, options.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS);
+      return new JetStreamEventStore(nc, ownsConnection, jsm, nc.jetstream(), streamName, subjectPrefix);
+    } catch (error) {
+      if (ownsConnection) await nc.close();
+      throw error;
+    }
+  }
+
+  async append(stream: string, events: EventData[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    const { expectedRevision } = options;
+    assertValidAppend(stream, events, expectedRevision, POSITIONS_PER_MESSAGE);
+    this.assertOpen();
+    const subject = subjectForStream(this.subjectPrefix, stream);
+    const msgID = commitMessageId(stream, events.map((e) => e.id));
+    const body: CommitBody = {
+      createdAt: new Date().toISOString(),
+      events: events.map((e) => ({ id: e.id, type: e.type, data: e.data, ...(e.metadata ? { metadata: e.metadata } : {}) })),
+    };
+    const payload = Buffer.from(JSON.stringify(body), 'utf8');
+
+    for (let attempt = 1; ; attempt++) {
+      const head = await this.lastCommit(subject, stream);
+      const current = head ? lastRevisionOf(head) : -1;
+      if (expectedRevision === 'any') {
+        // A retried `any` append whose commit is still the stream head is recognised here; older
+        // ones only inside the duplicate window (there is no id index to look further back).
+        if (head && sameIds(head, events)) return resultOf(head);
+      } else if (current !== expectedAsNumber(expectedRevision)) {
+        const replayed = await this.findRetriedCommit(subject, stream, head, expectedAsNumber(expectedRevision), events);
+        if (replayed) return replayed;
+        throw new WrongExpectedVersionError(stream, expectedRevision, head ? current : 'no_stream');
+      }
+
+      const headers: MsgHdrs = createHeaders();
+      headers.set(FIRST_REVISION_HEADER, String(current + 1));
+      headers.set(LAST_REVISION_HEADER, String(current + events.length));
+      try {
+        const ack = await this.js.publish(subject, payload, { msgID, headers, expect: { lastSubjectSequence: head?.sequence ?? 0 } });
+        if (!ack.duplicate) return { nextExpectedRevision: current + events.length, position: encodePosition(ack.seq, events.length - 1) };
+        // Same stream and ids already stored inside the dedupe window: answer with that commit.
+        const original = await this.commitAt(ack.seq);
+        return resultOf(original);
+      } catch (error) {
+        // Someone else appended between our read and our publish. Go round again: the fresh head
+        // either turns this into a WrongExpectedVersionError, an idempotent replay, or (for `any`)
+        // a new attempt at the next revision.
+        if (apiErrorCode(error) !== ERR_WRONG_LAST_SEQUENCE) throw error;
+        if (attempt >= MAX_APPEND_ATTEMPTS) throw new Error(`append to "${stream}" lost the race ${attempt} times in a row; giving up`);
+      }
+    }
+  }
+
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const fromRevision = options.fromRevision ?? 0;
+    const subject = subjectForStream(this.subjectPrefix, stream);
+    const head = await this.lastCommit(subject, stream);
+    if (!head) return [];
+    const commits = await this.commitsOf(subject, stream, head, fromRevision);
+    const events: RecordedEvent[] = [];
+    for (const commit of commits) {
+      commit.body.events.forEach((event, index) => {
+        if (commit.firstRevision + index >= fromRevision) events.push(toRecorded(commit, index, event));
+      });
+    }
+    return events;
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions = {}): AllSubscription {
+    this.assertOpen();
+    const subscription = new JetStreamAllSubscription(this.js, this.streamName, this.subjectPrefix, options, (s) => this.subscriptions.delete(s));
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async isReady(): Promise<boolean> {
+    if (this.closed || this.nc.isClosed()) return false;
+    try {
+      await this.jsm.streams.info(this.streamName);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((s) => s.unsubscribe()));
+    if (this.ownsConnection && !this.nc.isClosed()) await this.nc.drain();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('event store is closed');
+  }
+
+  private decode(subject: string, sequence: number, data: Uint8Array, headers: MsgHdrs | undefined, expectedStream?: string): StoredCommit {
+    const streamName = expectedStream ?? streamFromSubject(this.subjectPrefix, subject);
+    const firstRevision = Number(headers?.get(FIRST_REVISION_HEADER));
+    if (streamName === undefined || !Number.isSafeInteger(firstRevision)) throw new Error(`message ${sequence} on ${subject} is not an event-store commit`);
+    return { sequence, streamName, firstRevision, body: parseCommitBody(data) };
+  }
+
+  private async lastCommit(subject: string, stream: string): Promise<StoredCommit | undefined> {
+    try {
+      const message = await this.jsm.streams.getMessage(this.streamName, { last_by_subj: subject });
+      return this.decode(message.subject, message.seq, message.data, message.header, stream);
+    } catch (error) {
+      if (apiErrorCode(error) === ERR_NO_MESSAGE_FOUND) return undefined;
+      throw error;
+    }
+  }
+
+  private async commitAt(sequence: number): Promise<StoredCommit> {
+    const message = await this.jsm.streams.getMessage(this.streamName, { seq: sequence });
+    return this.decode(message.subject, message.seq, message.data, message.header);
+  }
+
+  /**
+   * Commits of one stream up to `head`, skipping those entirely before `fromRevision`. Revisions
+   * are not indexed by JetStream, so anything older than the head needs a scan of the subject.
+   */
+  private async commitsOf(subject: string, stream: string, head: StoredCommit, fromRevision: number): Promise<StoredCommit[]> {
+    if (head.firstRevision <= fromRevision) return [head];
+    const consumer = await this.js.consumers.get(this.streamName, { filterSubjects: subject, deliver_policy: DeliverPolicy.All });
+    const messages = await consumer.consume();
+    const commits: StoredCommit[] = [];
+    try {
+      for await (const message of messages) {
+        const commit = this.decode(message.subject, message.seq, message.data, message.headers, stream);
+        if (lastRevisionOf(commit) >= fromRevision) commits.push(commit);
+        // Stop at the head we looked up first: later commits are not part of this read.
+        if (message.seq >= head.sequence || message.info.pending === 0) break;
+      }
+    } finally {
+      messages.stop();
+    }
+    return commits;
+  }
+
+  /** EventStoreDB's idempotent append: the commit right after `expected` holding exactly these ids. */
+  private async findRetriedCommit(subject: string, stream: string, head: StoredCommit | undefined, expected: number, events: readonly EventData[]): Promise<AppendResult | undefined> {
+    if (!head || lastRevisionOf(head) <= expected) return undefined;
+    const commits = await this.commitsOf(subject, stream, head, expected + 1);
+    const candidate = commits.find((c) => c.firstRevision === expected + 1);
+    return candidate && sameIds(candidate, events) ? resultOf(candidate) : undefined;
+  }
+}
+
+async function ensureStream(jsm: JetStreamManager, name: string, subjectPrefix: string, duplicateWindowMs: number): Promise<void> {
+  try {
+    await jsm.streams.info(name);
+    return;
+  } catch (error) {
+    if (apiErrorCode(error) !== ERR_STREAM_NOT_FOUND) throw error;
+  }
+  try {
+    await jsm.streams.add({ name, subjects: [`${subjectPrefix}.>`], storage: StorageType.File, duplicate_window: nanos(duplicateWindowMs) });
+  } catch (error) {
+    // Another instance may have created it in the meantime; only a still-missing stream is fatal.
+    await jsm.streams.info(name).catch(() => {
+      throw error;
+    });
+  }
+}
+
+/**
+ * `$all` for JetStream: an ordered consumer over `<prefix>.>` (the server re-creates it on gaps,
+ * so delivery stays gap-free and in sequence order). Stream-prefix filtering happens here, after
+ * decoding the subject, because a string prefix of a stream name is not a subject wildcard.
+ */
+class JetStreamAllSubscription implements AllSubscription {
+  private messages: ConsumerMessages | undefined;
+  private stopped = false;
+  private started = false;
+
+  constructor(
+    private readonly js: JetStreamClient,
+    private readonly streamName: string,
+    private readonly subjectPrefix: string,
+    private readonly options: SubscribeToAllOptions,
+    private readonly onStop: (subscription: JetStreamAllSubscription) => void,
+  ) {}
+
+  [Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
+    if (this.started) throw new Error('a subscription can be iterated only once');
+    this.started = true;
+    return this.events();
+  }
+
+  async unsubscribe(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.messages?.stop();
+    this.onStop(this);
+  }
+
+  private async *events(): AsyncGenerator<RecordedEvent> {
+    const { fromPosition, streamPrefixes } = this.options;
+    const after = fromPosition === undefined ? undefined : decodePosition(Math.max(fromPosition, 0));
+    try {
+      if (this.stopped) return;
+      const consumer = await this.js.consumers.get(this.streamName, {
+        filterSubjects: `${this.subjectPrefix}.>`,
+        // Resume inside the commit holding `fromPosition`: its earlier events are skipped below.
+        ...(after ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: Math.max(after.sequence, 1) } : { deliver_policy: DeliverPolicy.All }),
+      });
+      if (this.stopped) return;
+      const messages = await consumer.consume();
+      this.messages = messages;
+      if (this.stopped) {
+        messages.stop();
+        return;
+      }
+      for await (const message of messages) {
+        const streamName = streamFromSubject(this.subjectPrefix, message.subject);
+        if (streamName === undefined) continue;
+        if (streamPrefixes && streamPrefixes.length > 0 && !streamPrefixes.some((p) => streamName.startsWith(p))) continue;
+        const firstRevision = Number(message.headers?.get(FIRST_REVISION_HEADER));
+        if (!Number.isSafeInteger(firstRevision)) continue;
+        const commit: StoredCommit = { sequence: message.seq, streamName, firstRevision, body: parseCommitBody(message.data) };
+        for (const [index, event] of commit.body.events.entries()) {
+          if (after && (commit.sequence < after.sequence || (commit.sequence === after.sequence && index <= after.indexInCommit))) continue;
+          yield toRecorded(commit, index, event);
+          if (this.stopped) return;
+        }
+      }
+    } finally {
+      await this.unsubscribe();
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import { Inject, Module, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import type { NatsConnection } from 'nats';
+import { pingSubject, type ServiceName } from '@immo/contracts';
+import { NatsRpcClient } from '../nats/nats-rpc-client';
+import { createPingController } from '../health/ping.controller';
+import { READINESS_CHECKS, SERVICE_IDENTITY, type ReadinessCheck } from '../health/readiness';
+import { ServiceHealthController } from '../health/service-health.controller';
+
+export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
+export const CLOSE_ON_SHUTDOWN = Symbol('CLOSE_ON_SHUTDOWN');
+
+export interface Closable {
+  close(): Promise<void>;
+}
+
+export interface ServiceKitOptions {
+  service: ServiceName;
+  instance: string;
+  nats: NatsConnection;
+  rpcTimeoutMs?: number;
+  /** Stores and dependencies reported by health; NATS is always included. */
+  readiness: ReadinessCheck[];
+  /** Closed in this order when the process stops (stores before the NATS connection). */
+  closables: Closable[];
+}
+
+class ShutdownCloser implements OnApplicationShutdown {
+  constructor(@Inject(CLOSE_ON_SHUTDOWN) private readonly closables: Closable[]) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    for (const closable of this.closables) {
+      await closable.close().catch(() => undefined);
+    }
+  }
+}
+
+/** What every service process shares: identity, NATS, RPC client, health ping and HTTP probes. */
+@Module({})
+export class ServiceKitModule {
+  static forService(options: ServiceKitOptions): DynamicModule {
+    const natsCheck: ReadinessCheck = {
+      name: 'nats',
+      isReady: async () => !options.nats.isClosed() && options.nats.info !== undefined,
+    };
+    const providers: Provider[] = [
+      { provide: SERVICE_IDENTITY, useValue: { service: options.service, instance: options.instance } },
+      { provide: NATS_CONNECTION, useValue: options.nats },
+      { provide: READINESS_CHECKS, useValue: [natsCheck, ...options.readiness] },
+      { provide: NatsRpcClient, useValue: new NatsRpcClient(options.nats, options.rpcTimeoutMs ?? 2000) },
+      {
+        provide: CLOSE_ON_SHUTDOWN,
+        useValue: [...options.closables, { close: () => options.nats.drain().catch(() => undefined) }],
+      },
+      ShutdownCloser,
+    ];
+    return {
+      module: ServiceKitModule,
+      global: true,
+      imports: [TerminusModule],
+      controllers: [createPingController(pingSubject(options.service)), ServiceHealthController],
+      providers,
+      exports: [SERVICE_IDENTITY, NATS_CONNECTION, NatsRpcClient, READINESS_CHECKS],
+    };
+  }
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+const natsUrl = z
+  .string()
+  .default('nats://127.0.0.1:4222')
+  .refine((value) => value.split(',').every((url) => /^(nats|tls|ws|wss):\/\/[^\s]+$/.test(url.trim())), {
+    message: 'must be one or more nats:// URLs separated by commas',
+  });
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+/** Variables every service reads. Production sets the store kinds and their URLs. */
+export const serviceConfigShape = {
+  NATS_URL: natsUrl,
+  NATS_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
+  DATA_DIR: z.string().min(1).default('.data'),
+  EVENT_STORE: z.enum(['jetstream', 'eventstoredb']).default('jetstream'),
+  ESDB_URL: z.string().regex(/^(esdb|esdb\+discover|kurrentdb|kurrent):\/\//, 'must be an esdb:// connection string').optional(),
+  DOCUMENT_STORE: z.enum(['embedded', 'mongo']).default('embedded'),
+  MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional(),
+  HEALTH_PORT: port(0),
+  LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+};
+
+export const serviceConfigSchema = z
+  .object(serviceConfigShape)
+  .superRefine((config, ctx) => {
+    if (config.EVENT_STORE === 'eventstoredb' && !config.ESDB_URL) {
+      ctx.addIssue({ code: 'custom', path: ['ESDB_URL'], message: 'is required when EVENT_STORE=eventstoredb' });
+    }
+    if (config.DOCUMENT_STORE === 'mongo' && !config.MONGO_URL) {
+      ctx.addIssue({ code: 'custom', path: ['MONGO_URL'], message: 'is required when DOCUMENT_STORE=mongo' });
+    }
+  });
+
+export type ServiceConfig = z.output<typeof serviceConfigSchema>;
+
+export const gatewayConfigSchema = z.object({
+  NATS_URL: natsUrl,
+  NATS_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: port(3000),
+  DATA_DIR: z.string().min(1).default('.data'),
+  /** Comma-separated keys accepted in X-API-KEY, in addition to the key file in DATA_DIR. */
+  API_KEYS: z.string().default(''),
+  /** Key for /admin routes (ingestion). Without it those routes answer 403. */
+  ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  RPC_TIMEOUT_MS: z.coerce.number().int().min(50).max(60000).default(5000),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
+  LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+});
+
+export type GatewayConfig = z.output<typeof gatewayConfigSchema>;

@@ -1,0 +1,31 @@
+import { gatewayConfigSchema, serviceConfigSchema } from './common-config';
+import { ConfigError, loadConfig } from './load-config';
+
+describe('loadConfig', () => {
+  it('applies defaults for the embedded runtime', () => {
+    const config = loadConfig('geo', serviceConfigSchema, {});
+    expect(config).toMatchObject({ NATS_URL: 'nats://127.0.0.1:4222', EVENT_STORE: 'jetstream', DOCUMENT_STORE: 'embedded', HEALTH_PORT: 0 });
+  });
+
+  it('names the bad variable in one message', () => {
+    expect(() => loadConfig('geo', serviceConfigSchema, { NATS_URL: 'http://nope' })).toThrow(
+      /Invalid configuration for geo: NATS_URL: must be one or more nats:\/\/ URLs/,
+    );
+  });
+
+  it('requires the URL of the production store that was chosen', () => {
+    try {
+      loadConfig('listings', serviceConfigSchema, { EVENT_STORE: 'eventstoredb', DOCUMENT_STORE: 'mongo' });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems.map((p) => p.variable).sort()).toEqual(['ESDB_URL', 'MONGO_URL']);
+    }
+  });
+
+  it('rejects unknown store kinds and bad ports', () => {
+    expect(() => loadConfig('listings', serviceConfigSchema, { EVENT_STORE: 'postgres' })).toThrow(/EVENT_STORE/);
+    expect(() => loadConfig('gateway', gatewayConfigSchema, { PORT: '70000' })).toThrow(/PORT/);
+    expect(() => loadConfig('gateway', gatewayConfigSchema, { ADMIN_API_KEY: 'short' })).toThrow(/ADMIN_API_KEY/);
+  });
+});

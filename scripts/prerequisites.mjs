@@ -1,0 +1,61 @@
+// What `npm start` and `npm test` need on a fresh Debian/Ubuntu machine with Node 20:
+// the npm dependencies and a nats-server binary. Installs them when it can, or says exactly how.
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { stdio: 'inherit', cwd: root, ...options });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
+}
+
+/** Installs npm dependencies when node_modules is missing or older than the lock file. */
+export function ensureDependencies() {
+  const marker = join(root, 'node_modules', '.package-lock.json');
+  const lock = join(root, 'package-lock.json');
+  if (existsSync(marker) && (!existsSync(lock) || statSync(marker).mtimeMs >= statSync(lock).mtimeMs)) return;
+  console.log('Installing npm dependencies…');
+  run('npm', existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund']);
+}
+
+export function findNatsServer() {
+  const candidates = [
+    process.env.NATS_SERVER_BIN,
+    ...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'nats-server')),
+    '/usr/sbin/nats-server',
+    '/usr/local/sbin/nats-server',
+  ].filter(Boolean);
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/** Finds nats-server, installing Debian's package when missing and running as root. */
+export function ensureNatsServer() {
+  let binary = findNatsServer();
+  if (binary) return binary;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot) {
+    throw new Error('nats-server is not installed. Install it with: sudo apt-get update && sudo apt-get install -y nats-server');
+  }
+  console.log('Installing nats-server from the OS package manager…');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update', '-qq'], { env });
+  run('apt-get', ['install', '-y', '-qq', 'nats-server'], { env });
+  binary = findNatsServer();
+  if (!binary) throw new Error('nats-server was installed but cannot be found on PATH or in /usr/sbin');
+  return binary;
+}
+
+export function build() {
+  run(process.execPath, [join(root, 'scripts', 'build.mjs')]);
+}

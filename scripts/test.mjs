@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// `npm test`: type check, lint, build, then every Jest tier (unit, integration with a real
+// nats-server on free ports, end-to-end through the gateway). Extra arguments go to Jest.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { build, ensureDependencies, ensureNatsServer, root } from './prerequisites.mjs';
+
+function step(name, command, args) {
+  const started = Date.now();
+  console.log(`\n▶ ${name}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env });
+  if (result.status !== 0) {
+    console.error(`✖ ${name} failed`);
+    process.exit(result.status ?? 1);
+  }
+  console.log(`✔ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
+
+try {
+  ensureDependencies();
+  process.env.NATS_SERVER_BIN = ensureNatsServer();
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
+process.env.NX_DAEMON = 'false';
+process.env.NX_NO_CLOUD = 'true';
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+step('type check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
+// The module-boundaries rule reads Nx's project graph, so compute it first (offline, no daemon).
+step('Nx project graph', bin('nx'), ['show', 'projects']);
+step('lint (Nx module boundaries, zero warnings)', bin('eslint'), ['.', '--max-warnings=0']);
+console.log('\n▶ build');
+build();
+step('jest (unit, integration, end-to-end)', bin('jest'), ['--ci', ...process.argv.slice(2)]);

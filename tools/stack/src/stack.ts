@@ -1,0 +1,171 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect as tcpConnect } from 'node:net';
+import { join, resolve } from 'node:path';
+import { findNatsServer } from '@immo/testing';
+
+export const APP_NAMES = ['listings', 'geo', 'searches', 'notifier', 'gateway'] as const;
+export type AppName = (typeof APP_NAMES)[number];
+
+export interface StackOptions {
+  /** Repository root holding dist/. */
+  root: string;
+  dataDir: string;
+  port: number;
+  /** Port for the embedded nats-server; ignored when natsUrl points at an external one. */
+  natsPort: number;
+  natsUrl?: string;
+  /** First of four consecutive HTTP probe ports for the services; 0 disables them. */
+  healthPortBase: number;
+  /** `inherit` prints app output; a directory writes one log file per process there. */
+  output: 'inherit' | { logDir: string };
+  env?: NodeJS.ProcessEnv;
+  readyTimeoutMs?: number;
+}
+
+export interface RunningStack {
+  baseUrl: string;
+  apiKey: string;
+  natsUrl: string;
+  pids: Record<string, number | undefined>;
+  /** Stops one app (to see health notice it). */
+  stopApp(name: AppName): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The key `npm start` hands out until accounts exist: created once, kept in the data directory. */
+export function ensureApiKey(dataDir: string): string {
+  const file = join(dataDir, 'api-key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = randomBytes(24).toString('base64url');
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
+}
+
+async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const open = await new Promise<boolean>((done) => {
+      const socket = tcpConnect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        done(true);
+      });
+      socket.once('error', () => done(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`nothing listens on port ${port} after ${timeoutMs} ms`);
+}
+
+export async function waitForReady(baseUrl: string, timeoutMs: number, exited: () => string | null): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < until) {
+    const dead = exited();
+    if (dead) throw new Error(`${dead} exited during start-up`);
+    try {
+      const response = await fetch(`${baseUrl}/health/ready`);
+      last = await response.text();
+      if (response.status === 200) return;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the stack was not ready after ${timeoutMs} ms: ${last}`);
+}
+
+function stopProcess(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      done();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * Runs the embedded stack: a local nats-server with JetStream and the five apps as separate
+ * processes, all state under one data directory. Used by `npm start` and the end-to-end tests.
+ */
+export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const apiKey = ensureApiKey(dataDir);
+  const children = new Map<string, ChildProcess>();
+  // Spawn wants file descriptors, so each log stream is opened before its process starts.
+  const openLog = async (name: string): Promise<'inherit' | ['ignore', number, number]> => {
+    if (options.output === 'inherit') return 'inherit';
+    mkdirSync(options.output.logDir, { recursive: true });
+    const stream = createWriteStream(join(options.output.logDir, `${name}.log`), { flags: 'a' });
+    const fd = await new Promise<number>((done) => stream.once('open', done));
+    return ['ignore', fd, fd];
+  };
+
+  const stopAll = async () => {
+    const apps = [...children.entries()].filter(([name]) => name !== 'nats-server');
+    await Promise.all(apps.map(([, child]) => stopProcess(child)));
+    const nats = children.get('nats-server');
+    if (nats) await stopProcess(nats);
+  };
+
+  try {
+    let natsUrl = options.natsUrl;
+    if (!natsUrl) {
+      const binary = findNatsServer(options.env ?? process.env);
+      if (!binary) throw new Error('nats-server is not installed: run `sudo apt-get install -y nats-server`');
+      const storeDir = join(dataDir, 'nats');
+      mkdirSync(storeDir, { recursive: true });
+      const nats = spawn(binary, ['-a', '127.0.0.1', '-p', String(options.natsPort), '-js', '-sd', storeDir], {
+        stdio: await openLog('nats-server'),
+      });
+      children.set('nats-server', nats);
+      await waitForPort(options.natsPort, 10_000);
+      natsUrl = `nats://127.0.0.1:${options.natsPort}`;
+    }
+
+    const serviceNames = APP_NAMES.filter((name) => name !== 'gateway');
+    for (const name of APP_NAMES) {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        ...options.env,
+        NATS_URL: natsUrl,
+        DATA_DIR: dataDir,
+      };
+      if (name === 'gateway') env['PORT'] = String(options.port);
+      else env['HEALTH_PORT'] = options.healthPortBase > 0 ? String(options.healthPortBase + serviceNames.indexOf(name)) : '0';
+      const child = spawn(process.execPath, ['--enable-source-maps', join(options.root, 'dist', 'apps', name, 'src', 'main.js')], {
+        env,
+        stdio: await openLog(name),
+      });
+      children.set(name, child);
+    }
+
+    const baseUrl = `http://127.0.0.1:${options.port}`;
+    await waitForReady(baseUrl, options.readyTimeoutMs ?? 60_000, () => {
+      for (const [name, child] of children) if (child.exitCode !== null) return name;
+      return null;
+    });
+
+    return {
+      baseUrl,
+      apiKey,
+      natsUrl,
+      pids: Object.fromEntries([...children.entries()].map(([name, child]) => [name, child.pid])),
+      async stopApp(name) {
+        const child = children.get(name);
+        if (child) await stopProcess(child);
+      },
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
