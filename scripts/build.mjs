@@ -14,7 +14,7 @@ export function build() {
   const swc = join(root, 'node_modules', '.bin', 'swc');
   const result = spawnSync(
     swc,
-    ['apps', 'libs', 'tools', '-d', 'dist', '--copy-files', '--ignore', '**/*.spec.ts,**/test-double/**,**/*.contract.ts', '--quiet'],
+    ['apps', 'libs', 'tools', 'bench', '-d', 'dist', '--copy-files', '--ignore', '**/*.spec.ts,**/test-double/**,**/*.contract.ts', '--quiet'],
     { cwd: root, stdio: 'inherit' },
   );
   if (result.status !== 0) throw new Error('build failed');

@@ -6,6 +6,8 @@ import { NATS_CONNECTION, NatsRpcClient, type GatewayConfig } from '@immo/servic
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { ApiKeyRegistry } from './auth/api-key.registry';
 import { EntrypointController } from './entrypoint/entrypoint.controller';
+import { GeoController } from './geo/geo.controller';
+import { OpenApiController } from './openapi/openapi.controller';
 import { HealthController } from './health/health.controller';
 import { ProblemFilter } from './http/problem.filter';
 import { ServiceClient } from './rpc/service-client';
@@ -18,7 +20,7 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [TerminusModule.forRoot({ errorLogStyle: 'pretty', logger: false })],
-      controllers: [HealthController, EntrypointController],
+      controllers: [HealthController, EntrypointController, GeoController, OpenApiController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: NATS_CONNECTION, useValue: nats },

@@ -32,7 +32,8 @@ describe('foundation end to end (whole stack over HTTP)', () => {
   });
 
   it('answers 401 in the problem shape without a valid X-API-KEY', async () => {
-    for (const headers of [{}, { 'X-API-KEY': 'wrong' }]) {
+    const attempts: Record<string, string>[] = [{}, { 'X-API-KEY': 'wrong' }];
+    for (const headers of attempts) {
       const response = await fixture.get('/', headers);
       expect(response.status).toBe(401);
       expect(response.headers.get('content-type')).toContain('application/problem+json');

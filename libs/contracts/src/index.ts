@@ -4,3 +4,4 @@ export * from './rpc/rpc-error';
 export * from './rpc/validate-payload';
 export * from './health/ping';
 export * from './listings';
+export * from './geo/geo-queries';

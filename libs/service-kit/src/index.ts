@@ -1,5 +1,6 @@
 export * from './config/load-config';
 export * from './config/common-config';
+export * from './config/app-configs';
 export * from './nats/connect-nats';
 export * from './nats/nats-rpc-client';
 export * from './rpc/parse-rpc-payload';

@@ -22,20 +22,24 @@ export const serviceConfigShape = {
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
 };
 
-export const serviceConfigSchema = z
-  .object(serviceConfigShape)
-  .superRefine((config, ctx) => {
-    if (config.EVENT_STORE === 'eventstoredb' && !config.ESDB_URL) {
-      ctx.addIssue({ code: 'custom', path: ['ESDB_URL'], message: 'is required when EVENT_STORE=eventstoredb' });
-    }
-    if (config.DOCUMENT_STORE === 'mongo' && !config.MONGO_URL) {
-      ctx.addIssue({ code: 'custom', path: ['MONGO_URL'], message: 'is required when DOCUMENT_STORE=mongo' });
-    }
-  });
+/** A production store kind needs its URL; shared by every service's schema. */
+export function requireStoreUrls(
+  config: { EVENT_STORE: string; ESDB_URL?: string | undefined; DOCUMENT_STORE: string; MONGO_URL?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if (config.EVENT_STORE === 'eventstoredb' && !config.ESDB_URL) {
+    ctx.addIssue({ code: 'custom', path: ['ESDB_URL'], message: 'is required when EVENT_STORE=eventstoredb' });
+  }
+  if (config.DOCUMENT_STORE === 'mongo' && !config.MONGO_URL) {
+    ctx.addIssue({ code: 'custom', path: ['MONGO_URL'], message: 'is required when DOCUMENT_STORE=mongo' });
+  }
+}
+
+export const serviceConfigSchema = z.object(serviceConfigShape).superRefine(requireStoreUrls);
 
 export type ServiceConfig = z.output<typeof serviceConfigSchema>;
 
-export const gatewayConfigSchema = z.object({
+export const gatewayConfigShape = {
   NATS_URL: natsUrl,
   NATS_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -48,6 +52,8 @@ export const gatewayConfigSchema = z.object({
   RPC_TIMEOUT_MS: z.coerce.number().int().min(50).max(60000).default(5000),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
-});
+};
+
+export const gatewayConfigSchema = z.object(gatewayConfigShape);
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;

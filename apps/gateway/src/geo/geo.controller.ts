@@ -1,0 +1,96 @@
+import { Controller, Get, Param, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { GEO_SUBJECTS } from '@immo/contracts';
+import { BracketQuery } from '../http/bracket-query.decorator';
+import { hydraCollection } from '../http/hydra-collection';
+import { ProblemException } from '../http/problem';
+import { validateQuery } from '../http/query-params';
+import type { ParsedQuery } from '../http/query-string';
+import { ServiceClient } from '../rpc/service-client';
+import { autocompleteQuerySchema, citiesQuerySchema, pointsOfInterestQuerySchema } from './geo-query-schemas';
+
+/** Page size of `/cities` (the spec gives `page` but no `itemsPerPage`). */
+export const CITIES_PAGE_SIZE = 30;
+
+const CITY_MAPPINGS = [
+  ['excludeGroupedCities', 'excludeGroupedCities'],
+  ['insee', 'insee'],
+  ['insee[]', 'insee'],
+  ['zipcode', 'zipcode'],
+  ['zipcode[]', 'zipcode'],
+  ['polygon', 'location'],
+  ['libelle', 'libelle'],
+  ['name', 'name'],
+  ['slug', 'slug'],
+  ['order[name]', 'name'],
+  ['page', null],
+] as const;
+
+function positiveId(raw: string, what: string): number {
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw ProblemException.invalidParameter('id', `must be a positive integer ${what} id`);
+  return Number(raw);
+}
+
+@Controller()
+export class GeoController {
+  constructor(private readonly services: ServiceClient) {}
+
+  @Get('cities')
+  async cities(@BracketQuery() query: ParsedQuery) {
+    const params = validateQuery(citiesQuerySchema, query);
+    const result = await this.services.request<{ items: unknown[]; totalItems: number }>(GEO_SUBJECTS.listCities, params);
+    return hydraCollection({
+      context: '/contexts/City',
+      path: '/cities',
+      query,
+      members: result.items,
+      totalItems: result.totalItems,
+      page: params.page,
+      itemsPerPage: CITIES_PAGE_SIZE,
+      mappings: CITY_MAPPINGS.map(([variable, property]) => ({ variable, property, required: false })),
+    });
+  }
+
+  @Get('cities/:id')
+  async city(@Param('id') id: string) {
+    const city = await this.services.request<Record<string, unknown>>(GEO_SUBJECTS.cityById, { id: positiveId(id, 'city') });
+    return { '@context': '/contexts/City', '@id': `/cities/${id}`, '@type': 'City', ...city };
+  }
+
+  @Get('departments/:id')
+  async department(@Param('id') id: string) {
+    const department = await this.services.request<Record<string, unknown>>(GEO_SUBJECTS.department, { id: positiveId(id, 'department') });
+    return { '@context': '/contexts/Department', '@id': `/departments/${id}`, '@type': 'Department', ...department };
+  }
+
+  @Get('public/location-autocomplete')
+  async autocomplete(@BracketQuery() query: ParsedQuery) {
+    const params = validateQuery(autocompleteQuerySchema, query);
+    const members = await this.services.request<unknown[]>(GEO_SUBJECTS.locationAutocomplete, {
+      query: params.q ?? params.query ?? '',
+      excludedCitiesIds: params.excludedCitiesIds ?? [],
+      excludedDepartmentsIds: params.excludedDepartmentsIds ?? [],
+    });
+    return {
+      '@context': '/contexts/LocationSuggestion',
+      '@id': '/public/location-autocomplete',
+      '@type': 'hydra:Collection',
+      'hydra:member': members,
+      'hydra:totalItems': members.length,
+    };
+  }
+
+  @Get('indicators/points_of_interest')
+  async pointsOfInterest(@BracketQuery() query: ParsedQuery, @Req() request: FastifyRequest) {
+    const params = validateQuery(pointsOfInterestQuerySchema, query);
+    const members = await this.services.request<unknown[]>(GEO_SUBJECTS.pointsOfInterest, params);
+    return {
+      '@context': '/contexts/PointOfInterest',
+      '@id': '/indicators/points_of_interest',
+      '@type': 'hydra:Collection',
+      'hydra:member': members,
+      'hydra:totalItems': members.length,
+      'hydra:view': { '@id': request.url, '@type': 'hydra:PartialCollectionView' },
+    };
+  }
+}

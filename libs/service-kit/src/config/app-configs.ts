@@ -1,0 +1,14 @@
+import type { z } from 'zod';
+import { gatewayConfigSchema, gatewayConfigShape, serviceConfigSchema, serviceConfigShape } from './common-config';
+
+/**
+ * Each app's configuration schema and the variables it reads, in one place so deployment files
+ * can be checked against them (see compose-file.spec.ts).
+ */
+export const APP_CONFIGS: Record<string, { schema: z.ZodType; variables: string[] }> = {
+  gateway: { schema: gatewayConfigSchema, variables: Object.keys(gatewayConfigShape) },
+  listings: { schema: serviceConfigSchema, variables: Object.keys(serviceConfigShape) },
+  geo: { schema: serviceConfigSchema, variables: Object.keys(serviceConfigShape) },
+  searches: { schema: serviceConfigSchema, variables: Object.keys(serviceConfigShape) },
+  notifier: { schema: serviceConfigSchema, variables: Object.keys(serviceConfigShape) },
+};

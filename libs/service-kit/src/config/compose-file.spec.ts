@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { APP_CONFIGS } from './app-configs';
+
+/**
+ * No Docker engine runs where the tests run, so the production compose file is kept honest here:
+ * every app is defined, reads only variables its schema knows, and those values pass the schema.
+ */
+describe('docker-compose.yml', () => {
+  const compose = parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+    services: Record<string, { environment?: Record<string, string>; build?: { args?: { APP?: string } }; image?: string }>;
+  };
+
+  /** `${VAR:?message}` stands for an operator-supplied value; use a valid placeholder. */
+  const resolve = (value: string) =>
+    String(value).replace(/\$\{([A-Z_]+)(:[?-]([^}]*))?\}/g, (_m, name: string) => (name.endsWith('KEY') || name.endsWith('KEYS') ? 'placeholder-key-0123456789' : ''));
+
+  it('runs NATS, EventStoreDB, MongoDB and the five apps', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(
+      ['eventstore', 'gateway', 'geo', 'listings', 'mongo', 'nats', 'notifier', 'searches'].sort(),
+    );
+  });
+
+  for (const [app, config] of Object.entries(APP_CONFIGS)) {
+    describe(app, () => {
+      const service = compose.services[app];
+
+      it('is built from the repository with its APP', () => {
+        expect(service?.build?.args?.APP).toBe(app);
+      });
+
+      it('sets only variables its config schema declares', () => {
+        const unknown = Object.keys(service?.environment ?? {}).filter((name) => !config.variables.includes(name));
+        expect(unknown).toEqual([]);
+      });
+
+      it('passes its config schema with the production values', () => {
+        const env = Object.fromEntries(Object.entries(service?.environment ?? {}).map(([k, v]) => [k, resolve(v)]));
+        const parsed = config.schema.safeParse(env);
+        expect(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([]);
+      });
+    });
+  }
+
+  it('points the services at the production stores', () => {
+    for (const app of ['listings', 'searches', 'notifier', 'geo']) {
+      expect(compose.services[app]?.environment).toMatchObject({ EVENT_STORE: 'eventstoredb', DOCUMENT_STORE: 'mongo' });
+    }
+  });
+});
