@@ -34,7 +34,7 @@ export default [
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
   {
-    files: ['**/*.spec.ts', '**/test/**/*.ts', '**/*.contract.ts', '**/test-double/**/*.ts', 'libs/testing/**/*.ts', 'bench/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.bench.ts', '**/test/**/*.ts', '**/*.contract.ts', '**/test-double/**/*.ts', 'libs/testing/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@nx/enforce-module-boundaries': boundaries(['type:testing']),

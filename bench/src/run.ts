@@ -1,12 +1,30 @@
-import { formatTable, summarise, type Row, type Scenario } from './harness';
-import { SCENARIOS } from './scenarios';
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { formatTable, summarise, type Row, type Scenario } from '@immo/testing';
+
+const DIST = resolve(__dirname, '..', '..');
+
+/** Scenarios live beside the code they measure, in `*.bench.ts` files exporting `benchScenarios`. */
+function discoverScenarios(): Scenario[] {
+  const files = readdirSync(DIST, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.bench.js') && !file.includes('node_modules'))
+    .sort();
+  const scenarios: Scenario[] = [];
+  for (const file of files) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const loaded = require(join(DIST, file)) as { benchScenarios?: Scenario[] };
+    scenarios.push(...(loaded.benchScenarios ?? []));
+  }
+  return scenarios;
+}
 
 /** `npm run bench [-- name...]`: runs the named scenarios (all by default) and prints one table. */
 async function main(): Promise<void> {
+  const all = discoverScenarios();
   const wanted = process.argv.slice(2);
-  const selected: Scenario[] = wanted.length ? SCENARIOS.filter((s) => wanted.includes(s.name)) : SCENARIOS;
+  const selected = wanted.length ? all.filter((s) => wanted.includes(s.name)) : all;
   if (selected.length === 0) {
-    process.stderr.write(`No scenario named ${wanted.join(', ')}. Known: ${SCENARIOS.map((s) => s.name).join(', ')}\n`);
+    process.stderr.write(`No scenario named ${wanted.join(', ')}. Known: ${all.map((s) => s.name).join(', ')}\n`);
     process.exit(2);
   }
   const rows: Row[] = [];

@@ -1,2 +1,3 @@
 export * from './nats-server';
 export * from './nats-binary';
+export * from './bench-harness';

@@ -15,6 +15,7 @@ export const citiesQuerySchema = z
       .array(z.object({ lat: queryParam.number({ min: -90, max: 90 }), lon: queryParam.number({ min: -180, max: 180 }) }).strict(), {
         message: 'must be a list of points written polygon[<i>][lat] and polygon[<i>][lon]',
       })
+      .min(3, 'must contain at least 3 points')
       .max(1000)
       .optional(),
     libelle: z.string().max(200).optional(),

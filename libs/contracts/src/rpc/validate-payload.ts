@@ -1,5 +1,11 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { violationsFromZod, type Violation } from './violation';
+
+// A missing value reads "is required" rather than zod's "expected string, received undefined",
+// at both edges, since the message is shown to API clients next to the parameter name.
+z.config({
+  customError: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : undefined),
+});
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; violations: Violation[] };
 

@@ -39,6 +39,14 @@ export const serviceConfigSchema = z.object(serviceConfigShape).superRefine(requ
 
 export type ServiceConfig = z.output<typeof serviceConfigSchema>;
 
+export const geoConfigShape = {
+  ...serviceConfigShape,
+  /** A real points-of-interest extract (GeoJSON or CSV); without it the synthetic generator is used. */
+  GEO_POI_EXTRACT_PATH: z.string().min(1).optional(),
+};
+export const geoConfigSchema = z.object(geoConfigShape).superRefine(requireStoreUrls);
+export type GeoConfig = z.output<typeof geoConfigSchema>;
+
 export const gatewayConfigShape = {
   NATS_URL: natsUrl,
   NATS_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),

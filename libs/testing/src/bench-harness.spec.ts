@@ -1,4 +1,4 @@
-import { formatTable, percentile, summarise, timeSeries } from './harness';
+import { formatTable, percentile, summarise, timeSeries } from './bench-harness';
 
 describe('bench harness', () => {
   it('computes nearest-rank percentiles', () => {
