@@ -23,7 +23,7 @@
  *   snapshot is the publisher's current advert, not a patch.
  * - Expiry: the crawler says `expired: true` (withdrawn), or the publisher's `expiredAt` is at or
  *   before `seenAt`. `decideExpiry(state, now)` covers an announced expiry passing between crawls.
- *   An expired advert seen live again under the same identity emits `AdvertRelisted`.
+ *   An expired advert seen live again, by a crawl made after its expiry, emits `AdvertRelisted`.
  */
 import { v5 as uuidv5 } from 'uuid';
 import type { AdvertEvent, AdvertSnapshot } from '@immo/contracts';
@@ -98,6 +98,10 @@ const SCALAR_FIELDS = [
   'transactionType',
 ] as const satisfies readonly (keyof AdvertFields & keyof AdvertSnapshot)[];
 
+/**
+ * @param snapshot a validated snapshot (see `validateSnapshot`).
+ * @param state the folded stream of `advertIdOf(snapshot)`, or null when the stream is empty.
+ */
 export function decide(snapshot: AdvertSnapshot, state: AdvertState | null): AdvertDomainEvent[] {
   const at = toUtcTimestamp(snapshot.seenAt);
   const expiresAt = snapshot.expiredAt ? toUtcTimestamp(snapshot.expiredAt) : null;
@@ -166,7 +170,9 @@ export function decide(snapshot: AdvertSnapshot, state: AdvertState | null): Adv
         crawled: true,
       },
     });
-  } else if (state.expired && !withdrawn && !expiryReached) {
+  } else if (state.expired && !withdrawn && !expiryReached && (state.expiredAt === null || at > state.expiredAt)) {
+    // Only an observation made after the expiry proves the advert is back: a crawl made before
+    // a clock-detected expiry can arrive late without being stale (lastCrawledAt did not move).
     events.push({ type: ADVERT_EVENT_TYPES.relisted, data: { advertId, previousExpiredAt: state.expiredAt, at } });
   }
 
