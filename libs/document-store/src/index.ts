@@ -1,1 +1,20 @@
 export * from './document-store.port';
+export { DocumentStoreClosedError, DuplicateKeyError } from './errors';
+export { type DocumentStoreConfig, createDocumentStore } from './create-document-store';
+export {
+  EmbeddedDocumentStore,
+  type EmbeddedDocumentStoreOptions,
+} from './embedded/embedded-document-store';
+export { EmbeddedDocumentCollection, type QueryStats } from './embedded/embedded-collection';
+export { MongoDocumentCollection, MongoDocumentStore, type MongoDocumentStoreOptions } from './mongo/mongo-document-store';
+export {
+  EARTH_RADIUS_METRES,
+  type LonLat,
+  haversineMetres,
+  haversineRadians,
+  metresToRadians,
+  pointInPolygon,
+  pointInRing,
+  radiansToMetres,
+} from './geo/geo-math';
+export { GeoQueryError } from './geo/geo-query';

@@ -47,6 +47,16 @@ function isGeoJson(value: unknown): value is Record<string, unknown> & { type: s
   return isPlainObject(value) && typeof value['type'] === 'string';
 }
 
+/** Nesting depth of `coordinates` for each GeoJSON geometry type. */
+const COORDINATE_DEPTH: Record<string, number> = {
+  Point: 0,
+  MultiPoint: 1,
+  LineString: 1,
+  MultiLineString: 2,
+  Polygon: 2,
+  MultiPolygon: 3,
+};
+
 function geoJsonVertices(geometry: Record<string, unknown>): LonLat[] | null {
   const coordinates = geometry['coordinates'];
   const collect = (node: unknown, depth: number, out: LonLat[]): boolean => {
@@ -59,14 +69,6 @@ function geoJsonVertices(geometry: Record<string, unknown>): LonLat[] | null {
     if (!Array.isArray(node)) return false;
     return node.every((child) => collect(child, depth - 1, out));
   };
-  const depthByType: Record<string, number> = {
-    Point: 0,
-    MultiPoint: 1,
-    LineString: 1,
-    MultiLineString: 2,
-    Polygon: 2,
-    MultiPolygon: 3,
-  };
   if (geometry['type'] === 'GeometryCollection') {
     const members = geometry['geometries'];
     if (!Array.isArray(members)) return null;
@@ -78,7 +80,7 @@ function geoJsonVertices(geometry: Record<string, unknown>): LonLat[] | null {
     }
     return out;
   }
-  const depth = depthByType[geometry['type'] as string];
+  const depth = COORDINATE_DEPTH[geometry['type'] as string];
   if (depth === undefined) return null;
   const out: LonLat[] = [];
   return collect(coordinates, depth, out) ? out : null;
@@ -112,6 +114,23 @@ export function storedShapes(leaf: unknown, out: StoredShape[] = []): StoredShap
     }
   }
   return out;
+}
+
+/**
+ * The common case, a GeoJSON point reached through plain objects, read without allocating;
+ * null when the value has any other shape (arrays, legacy pairs, other geometries...).
+ */
+function simpleGeoJsonPoint(doc: unknown, parts: readonly string[]): LonLat | null {
+  let value: unknown = doc;
+  for (const part of parts) {
+    if (!isPlainObject(value)) return null;
+    value = value[part];
+  }
+  if (!isPlainObject(value) || value['type'] !== 'Point') return null;
+  const coordinates = value['coordinates'];
+  if (!Array.isArray(coordinates) || coordinates.length < 2) return null;
+  const [lon, lat] = coordinates as unknown[];
+  return isFiniteNumber(lon) && isFiniteNumber(lat) ? (coordinates as unknown as LonLat) : null;
 }
 
 function collectShapes(doc: unknown, parts: readonly string[]): StoredShape[] {
@@ -192,7 +211,10 @@ function parseWithin(spec: unknown): WithinShape {
 
 /** Compiles a `$geoWithin` value into a test on a document's value at the queried path. */
 export function compileGeoWithin(spec: unknown): (leaf: unknown) => boolean {
-  const shape = parseWithin(spec);
+  return leafTest(parseWithin(spec));
+}
+
+function leafTest(shape: WithinShape): (leaf: unknown) => boolean {
   return (leaf) =>
     storedShapes(leaf).some(
       (stored) => !(shape.legacyOnly && stored.geoJson) && stored.vertices.every((v) => shape.contains(v)),
@@ -254,6 +276,8 @@ export function nearSpecToOperator(spec: NearSpec): Record<string, unknown> {
 
 /** Smallest distance in metres from the centre to any point stored at the path, or null. */
 export function nearestDistance(doc: unknown, parts: readonly string[], center: LonLat): number | null {
+  const point = simpleGeoJsonPoint(doc, parts);
+  if (point) return haversineMetres(center, point);
   let best: number | null = null;
   for (const shape of collectShapes(doc, parts)) {
     for (const vertex of shape.vertices) {
@@ -277,9 +301,12 @@ export function compileNear(operator: '$nearSphere' | '$near', path: string, val
 
 /** Compiles `$geoWithin` against a document for the given path. */
 export function compileGeoWithinAt(path: string, value: unknown): (doc: unknown) => boolean {
-  const test = compileGeoWithin(value);
+  const shape = parseWithin(value);
+  const test = leafTest(shape);
   const parts = splitPath(path);
   return (doc) => {
+    const point = simpleGeoJsonPoint(doc, parts);
+    if (point) return !shape.legacyOnly && shape.contains(point);
     let found = false;
     walkPath(doc, parts, (leaf) => {
       if (!found && leaf !== undefined && leaf !== null && test(leaf)) found = true;
@@ -327,9 +354,7 @@ function normalizeLevel(filter: Filter, found: NearQuery[], orderingAllowed: boo
   for (const [key, value] of Object.entries(filter)) {
     if ((key === '$and' || key === '$or' || key === '$nor') && Array.isArray(value)) {
       const allowed = orderingAllowed && key === '$and';
-      const before = found.length;
       const mapped = value.map((sub: unknown) => (isPlainObject(sub) ? normalizeLevel(sub, found, allowed) : sub));
-      if (!allowed && found.length > before) throw new GeoQueryError(`$nearSphere / $near is not allowed inside ${key}`);
       if (mapped.some((sub, i) => sub !== value[i])) set(key, mapped);
       continue;
     }
@@ -342,7 +367,10 @@ function normalizeLevel(filter: Filter, found: NearQuery[], orderingAllowed: boo
       if (op !== operator && op !== '$minDistance' && op !== '$maxDistance') rest[op] = operand;
     }
     set(key, { ...rest, $nearSphere: nearSpecToOperator(spec) });
-    if (!orderingAllowed) throw new GeoQueryError('$nearSphere / $near must be at the top level of the filter');
+    // MongoDB rejects them under $or / $nor too: the result order would be undefined.
+    if (!orderingAllowed) {
+      throw new GeoQueryError('$nearSphere / $near is only allowed at the top level of a filter or in a top-level $and');
+    }
     found.push({ path: key, ...spec });
   }
   return out ?? filter;

@@ -1,0 +1,34 @@
+/** A write would give two documents the same key on a unique index. */
+export class DuplicateKeyError extends Error {
+  override readonly name = 'DuplicateKeyError';
+  constructor(
+    readonly collection: string,
+    /** Index name in MongoDB's default form, e.g. `reference_1`. */
+    readonly index: string,
+    readonly key: unknown,
+    /** `_id` of the document that was being written, when known. */
+    readonly documentId?: string,
+  ) {
+    super(
+      `Duplicate key on unique index ${index} of collection "${collection}"` +
+        (documentId === undefined ? '' : ` while writing "${documentId}"`) +
+        `: ${safeStringify(key)}`,
+    );
+  }
+}
+
+/** The store was closed; the caller holds on to it past shutdown. */
+export class DocumentStoreClosedError extends Error {
+  override readonly name = 'DocumentStoreClosedError';
+  constructor() {
+    super('The document store is closed');
+  }
+}
+
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
