@@ -7,6 +7,7 @@ import { ApiKeyGuard } from './auth/api-key.guard';
 import { ApiKeyRegistry } from './auth/api-key.registry';
 import { EntrypointController } from './entrypoint/entrypoint.controller';
 import { GeoController } from './geo/geo.controller';
+import { ListingsController } from './listings/listings.controller';
 import { OpenApiController } from './openapi/openapi.controller';
 import { HealthController } from './health/health.controller';
 import { ProblemFilter } from './http/problem.filter';
@@ -20,7 +21,7 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [TerminusModule.forRoot({ errorLogStyle: 'pretty', logger: false })],
-      controllers: [HealthController, EntrypointController, GeoController, OpenApiController],
+      controllers: [HealthController, EntrypointController, GeoController, ListingsController, OpenApiController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: NATS_CONNECTION, useValue: nats },

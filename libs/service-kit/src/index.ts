@@ -7,3 +7,4 @@ export * from './rpc/parse-rpc-payload';
 export * from './health/readiness';
 export * from './bootstrap/service-kit.module';
 export * from './bootstrap/run-service';
+export * from './stores/open-stores';

@@ -27,6 +27,7 @@ export interface StackOptions {
 export interface RunningStack {
   baseUrl: string;
   apiKey: string;
+  adminApiKey: string;
   natsUrl: string;
   pids: Record<string, number | undefined>;
   /** Stops one app (to see health notice it). */
@@ -34,9 +35,12 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
-/** The key `npm start` hands out until accounts exist: created once, kept in the data directory. */
-export function ensureApiKey(dataDir: string): string {
-  const file = join(dataDir, 'api-key');
+/**
+ * Keys `npm start` hands out until accounts exist, created once and kept in the data directory:
+ * `api-key` for clients, `admin-api-key` for ingestion and read-model administration.
+ */
+export function ensureApiKey(dataDir: string, name: 'api-key' | 'admin-api-key' = 'api-key'): string {
+  const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const key = randomBytes(24).toString('base64url');
   writeFileSync(file, `${key}\n`, { mode: 0o600 });
@@ -98,6 +102,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const apiKey = ensureApiKey(dataDir);
+  const adminApiKey = ensureApiKey(dataDir, 'admin-api-key');
   const children = new Map<string, ChildProcess>();
   // Spawn wants file descriptors, so each log stream is opened before its process starts.
   const openLog = async (name: string): Promise<'inherit' | ['ignore', number, number]> => {
@@ -138,7 +143,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         NATS_URL: natsUrl,
         DATA_DIR: dataDir,
       };
-      if (name === 'gateway') env['PORT'] = String(options.port);
+      if (name === 'gateway') {
+        env['PORT'] = String(options.port);
+        env['ADMIN_API_KEY'] = adminApiKey;
+      }
       else env['HEALTH_PORT'] = options.healthPortBase > 0 ? String(options.healthPortBase + serviceNames.indexOf(name)) : '0';
       const child = spawn(process.execPath, ['--enable-source-maps', join(options.root, 'dist', 'apps', name, 'src', 'main.js')], {
         env,
@@ -156,6 +164,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     return {
       baseUrl,
       apiKey,
+      adminApiKey,
       natsUrl,
       pids: Object.fromEntries([...children.entries()].map(([name, child]) => [name, child.pid])),
       async stopApp(name) {

@@ -1,2 +1,4 @@
 export * from './advert-snapshot.schema';
 export * from './property-document';
+export * from './listings-messages';
+export * from './listings-integration-events';

@@ -102,7 +102,7 @@ export interface City {
   name: string;
   originalName: string;
   insee: string;
-  zipcode: string;
+  zipcode: string | null;
   open: boolean;
   hasGroupedByName: boolean;
   hasGroupedByZipcode: boolean;
@@ -112,7 +112,7 @@ export interface City {
   department: CityRef;
   region: CityRef;
   /** Renamed `location` in webhook payloads. */
-  locations: GeoPoint;
+  locations: GeoPoint | null;
 }
 
 export interface StationLine {

@@ -1,0 +1,89 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { z } from 'zod';
+import {
+  LISTINGS_SUBJECTS,
+  MAX_INGEST_BATCH,
+  PROPERTY_DOCUMENT_CONTEXT,
+  type IngestAdvertsReply,
+  type ListPropertiesReply,
+  type PropertyDocument,
+} from '@immo/contracts';
+import { AdminOnly } from '../auth/public.decorator';
+import { BracketQuery } from '../http/bracket-query.decorator';
+import { hydraCollection } from '../http/hydra-collection';
+import { ProblemException } from '../http/problem';
+import { pageParams, validateBody, validateQuery } from '../http/query-params';
+import type { ParsedQuery } from '../http/query-string';
+import { ServiceClient } from '../rpc/service-client';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ingesting a full batch appends up to a thousand commits: give it longer than a query. */
+const INGEST_TIMEOUT_MS = 60_000;
+
+export const propertiesQuerySchema = z.object(pageParams({ defaultItemsPerPage: 10, maxItemsPerPage: 30 })).strict();
+
+export const ingestBodySchema = z.union(
+  [
+    z.array(z.unknown()).min(1, 'must hold at least one snapshot').max(MAX_INGEST_BATCH, `must hold at most ${MAX_INGEST_BATCH} snapshots`),
+    z
+      .object({
+        snapshots: z.array(z.unknown()).min(1, 'must hold at least one snapshot').max(MAX_INGEST_BATCH, `must hold at most ${MAX_INGEST_BATCH} snapshots`),
+      })
+      .strict(),
+  ],
+  { message: `must be an array of advert snapshots (or {"snapshots": [...]}), at most ${MAX_INGEST_BATCH}` },
+);
+
+@Controller()
+export class ListingsController {
+  constructor(private readonly services: ServiceClient) {}
+
+  @Get('documents/properties')
+  async properties(@BracketQuery() query: ParsedQuery) {
+    const params = validateQuery(propertiesQuerySchema, query);
+    const result = await this.services.request<ListPropertiesReply>(LISTINGS_SUBJECTS.listProperties, params);
+    return hydraCollection({
+      context: PROPERTY_DOCUMENT_CONTEXT,
+      path: '/documents/properties',
+      query,
+      members: result.items,
+      totalItems: result.totalItems,
+      page: params.page,
+      itemsPerPage: params.itemsPerPage,
+      mappings: [
+        { variable: 'page', property: null, required: false },
+        { variable: 'itemsPerPage', property: null, required: false },
+      ],
+    });
+  }
+
+  @Get('documents/properties/:id')
+  property(@Param('id') id: string): Promise<PropertyDocument> {
+    if (!UUID.test(id)) throw ProblemException.invalidParameter('id', 'must be a UUID');
+    return this.services.request<PropertyDocument>(LISTINGS_SUBJECTS.getProperty, { id });
+  }
+
+  /** Batch ingestion of advert snapshots: one result per item, valid items stored, bad ones not. */
+  @Post('admin/adverts')
+  @AdminOnly()
+  @HttpCode(200)
+  ingest(@Body() body: unknown): Promise<IngestAdvertsReply> {
+    const parsed = validateBody(ingestBodySchema, body);
+    const snapshots = Array.isArray(parsed) ? parsed : parsed.snapshots;
+    return this.services.request<IngestAdvertsReply>(LISTINGS_SUBJECTS.ingestAdverts, { snapshots }, INGEST_TIMEOUT_MS);
+  }
+
+  /** Drops the property read models and replays the advert event log into them. */
+  @Post('admin/read-models/properties/rebuild')
+  @AdminOnly()
+  @HttpCode(202)
+  rebuild() {
+    return this.services.request<{ status: string }>(LISTINGS_SUBJECTS.rebuildProperties, {});
+  }
+
+  @Get('admin/read-models/properties/status')
+  @AdminOnly()
+  status() {
+    return this.services.request(LISTINGS_SUBJECTS.projectionStatus, {});
+  }
+}

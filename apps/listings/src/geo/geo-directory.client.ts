@@ -1,0 +1,64 @@
+import { GEO_SUBJECTS, type City, type Station } from '@immo/contracts';
+import { RpcCallError, type NatsRpcClient } from '@immo/service-kit';
+
+/** Stations are looked up per ~110 m cell: neighbours share the answer and the cache stays small. */
+const STATION_CELL_DEGREES = 0.001;
+const STATION_RADIUS_KM = 1;
+const STATION_LIMIT = 5;
+
+/**
+ * Cached lookups of the geo service. Reference data does not change while a process runs, so each
+ * commune, postal code + name and station cell costs one request per process, not one per advert.
+ * "Not found" is cached too; "geo unavailable" is not, and surfaces to the caller.
+ */
+export class GeoDirectoryClient {
+  private readonly citiesByInsee = new Map<string, Promise<City | null>>();
+  private readonly inseeByZipcodeAndName = new Map<string, Promise<string | null>>();
+  private readonly stationsByCell = new Map<string, Promise<Station[]>>();
+
+  constructor(private readonly rpc: NatsRpcClient) {}
+
+  cityByInsee(insee: string): Promise<City | null> {
+    return this.cached(this.citiesByInsee, insee, () => this.lookup<City>(GEO_SUBJECTS.cityByInsee, { insee }));
+  }
+
+  async inseeOf(zipcode: string, name: string): Promise<string | null> {
+    return this.cached(this.inseeByZipcodeAndName, `${zipcode}|${name.toLowerCase()}`, async () => {
+      const city = await this.lookup<City>(GEO_SUBJECTS.cityByZipcodeAndName, { zipcode, name });
+      return city?.insee ?? null;
+    });
+  }
+
+  stationsNear(lat: number, lon: number): Promise<Station[]> {
+    const cellLat = Math.round(lat / STATION_CELL_DEGREES) * STATION_CELL_DEGREES;
+    const cellLon = Math.round(lon / STATION_CELL_DEGREES) * STATION_CELL_DEGREES;
+    return this.cached(this.stationsByCell, `${cellLat.toFixed(3)},${cellLon.toFixed(3)}`, async () => {
+      const stations = await this.rpc.request<Station[]>(GEO_SUBJECTS.stationsNear, {
+        lat: cellLat,
+        lon: cellLon,
+        radiusKm: STATION_RADIUS_KM,
+        limit: STATION_LIMIT,
+      });
+      return stations;
+    });
+  }
+
+  private async lookup<T>(subject: string, payload: unknown): Promise<T | null> {
+    try {
+      return await this.rpc.request<T>(subject, payload);
+    } catch (error) {
+      if (error instanceof RpcCallError && error.kind === 'remote' && (error.payload?.status === 404 || error.payload?.status === 400)) return null;
+      throw error;
+    }
+  }
+
+  private cached<K, V>(cache: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
+    const hit = cache.get(key);
+    if (hit) return hit;
+    const pending = load();
+    cache.set(key, pending);
+    // A failed lookup (geo down, timeout) must be retried later, not remembered.
+    pending.catch(() => cache.delete(key));
+    return pending;
+  }
+}

@@ -1,0 +1,183 @@
+import { Logger } from '@nestjs/common';
+import { WrongExpectedVersionError, type EventStore } from '@immo/event-store';
+import { validateSnapshot, type AdvertSnapshot, type IngestAdvertsReply, type IngestItemResult } from '@immo/contracts';
+import {
+  advertIdOf,
+  advertStreamName,
+  bucketKeyOf,
+  decide,
+  decideAssignment,
+  decideExpiry,
+  evolve,
+  fromRecordedEvent,
+  replay,
+  toEventData,
+  type AdvertDomainEvent,
+  type AdvertState,
+  type PropertyMatcher,
+} from '../domain';
+import type { GeoDirectoryClient } from '../geo/geo-directory.client';
+import { KeyedSerializer } from './keyed-serializer';
+
+const MAX_ATTEMPTS = 4;
+const WRITE_CACHE_SIZE = 50_000;
+const CONCURRENCY = 64;
+
+interface Current {
+  state: AdvertState | null;
+  /** Last revision of the stream, -1 when it does not exist. */
+  revision: number;
+}
+
+type Outcome = { advertId: string; propertyId: string | null; events: string[] };
+
+/**
+ * Turns advert snapshots into advert events: validate, resolve the commune, compare with the
+ * advert's current state, append only what changed with the expected revision, and record the
+ * property assignment of a new advert in the same commit.
+ */
+export class IngestionService {
+  private readonly logger = new Logger('Ingestion');
+  /** Recently written advert states (insertion-ordered: the oldest is evicted first). */
+  private readonly written = new Map<string, Current>();
+  private readonly serializer = new KeyedSerializer();
+
+  constructor(
+    private readonly eventStore: EventStore,
+    private readonly geo: GeoDirectoryClient,
+    private readonly matcher: PropertyMatcher,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async ingest(items: unknown[]): Promise<IngestAdvertsReply> {
+    const now = this.now();
+    const results: IngestItemResult[] = new Array(items.length);
+    const work: { index: number; snapshot: AdvertSnapshot; warnings: string[] }[] = [];
+    for (const [index, item] of items.entries()) {
+      const validation = validateSnapshot(item, now);
+      if (validation.ok) work.push({ index, snapshot: validation.snapshot, warnings: [] });
+      else results[index] = { index, status: 'rejected', advertId: null, violations: validation.violations };
+    }
+
+    await this.resolveCommunes(work);
+
+    let next = 0;
+    const worker = async () => {
+      while (next < work.length) {
+        const item = work[next++]!;
+        const key = bucketKeyOf({ transactionType: item.snapshot.transactionType, propertyType: item.snapshot.propertyType, commune: communeOf(item.snapshot) });
+        try {
+          const outcome = await this.serializer.run(key, () => this.applySnapshot(item.snapshot));
+          results[item.index] = { index: item.index, status: 'accepted', ...outcome, warnings: item.warnings };
+        } catch (error) {
+          this.logger.error(`snapshot ${item.index} failed: ${String(error)}`);
+          results[item.index] = {
+            index: item.index,
+            status: 'rejected',
+            advertId: advertIdOf(item.snapshot),
+            violations: [{ propertyPath: '(item)', message: `could not be stored, retry later: ${error instanceof Error ? error.message : String(error)}` }],
+          };
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, work.length) }, worker));
+
+    const accepted = results.filter((r) => r.status === 'accepted');
+    return {
+      accepted: accepted.length,
+      rejected: results.length - accepted.length,
+      unchanged: accepted.filter((r) => r.status === 'accepted' && r.events.length === 0).length,
+      results,
+    };
+  }
+
+  /** Appends the expiry of adverts whose announced `expiredAt` has passed without a new crawl. */
+  async expireDue(states: Iterable<AdvertState>): Promise<number> {
+    const now = this.now();
+    let expired = 0;
+    for (const candidate of states) {
+      if (candidate.expired || candidate.expiresAt === null || Date.parse(candidate.expiresAt) > now.getTime()) continue;
+      const key = bucketKeyOf(candidate);
+      const outcome = await this.serializer.run(key, () =>
+        this.appendDecided(candidate.uuid, (current) => (current.state ? decideExpiry(current.state, now) : [])),
+      );
+      if (outcome.events.length > 0) expired++;
+    }
+    return expired;
+  }
+
+  /** One geo request per distinct commune in the batch (and cached across batches). */
+  private async resolveCommunes(work: { snapshot: AdvertSnapshot; warnings: string[] }[]): Promise<void> {
+    await Promise.all(
+      work.map(async (item) => {
+        const commune = item.snapshot.commune;
+        if (commune.insee) {
+          const city = await this.geo.cityByInsee(commune.insee);
+          if (!city) item.warnings.push(`commune: unknown INSEE code ${commune.insee}; the city stays unresolved`);
+          return;
+        }
+        if (commune.zipcode && commune.name) {
+          const insee = await this.geo.inseeOf(commune.zipcode, commune.name);
+          if (insee) item.snapshot = { ...item.snapshot, commune: { ...commune, insee } };
+          else item.warnings.push(`commune: no commune named "${commune.name}" has postal code ${commune.zipcode}; the city stays unresolved`);
+        }
+      }),
+    );
+  }
+
+  private applySnapshot(snapshot: AdvertSnapshot): Promise<Outcome> {
+    return this.appendDecided(advertIdOf(snapshot), (current) => {
+      const events = decide(snapshot, current.state);
+      if (events.length === 0) return events;
+      // A new advert joins (or founds) a property in the same commit that publishes it.
+      const next = events.reduce<AdvertState | null>((state, event) => evolve(state, event), current.state);
+      return next && next.propertyId === null ? [...events, ...decideAssignment(next, this.matcher)] : events;
+    });
+  }
+
+  /**
+   * Decides against the advert's current state and appends with its revision; a concurrent
+   * writer makes the append fail, and the decision is taken again on the fresh state.
+   */
+  private async appendDecided(advertId: string, decideEvents: (current: Current) => AdvertDomainEvent[]): Promise<Outcome> {
+    let current = this.written.get(advertId) ?? (await this.load(advertId));
+    for (let attempt = 1; ; attempt++) {
+      const events = decideEvents(current);
+      if (events.length === 0) return { advertId, propertyId: current.state?.propertyId ?? null, events: [] };
+      const next = events.reduce<AdvertState | null>((state, event) => evolve(state, event), current.state)!;
+      try {
+        await this.eventStore.append(advertStreamName(advertId), toEventData(advertId, current.revision, events), {
+          expectedRevision: current.revision === -1 ? 'no_stream' : current.revision,
+        });
+      } catch (error) {
+        if (error instanceof WrongExpectedVersionError && attempt < MAX_ATTEMPTS) {
+          current = await this.load(advertId);
+          continue;
+        }
+        throw error;
+      }
+      this.remember(advertId, { state: next, revision: current.revision + events.length });
+      if (next.propertyId !== null) this.matcher.track(next);
+      return { advertId, propertyId: next.propertyId, events: events.map((event) => event.type) };
+    }
+  }
+
+  private async load(advertId: string): Promise<Current> {
+    const recorded = await this.eventStore.readStream(advertStreamName(advertId));
+    if (recorded.length === 0) return { state: null, revision: -1 };
+    return { state: replay(recorded.map(fromRecordedEvent)), revision: recorded[recorded.length - 1]!.revision };
+  }
+
+  private remember(advertId: string, current: Current): void {
+    this.written.delete(advertId);
+    this.written.set(advertId, current);
+    if (this.written.size > WRITE_CACHE_SIZE) {
+      const oldest = this.written.keys().next().value;
+      if (oldest !== undefined) this.written.delete(oldest);
+    }
+  }
+}
+
+function communeOf(snapshot: AdvertSnapshot): { insee: string | null; zipcode: string | null; name: string | null } {
+  return { insee: snapshot.commune.insee ?? null, zipcode: snapshot.commune.zipcode ?? null, name: snapshot.commune.name ?? null };
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { Violation } from '../rpc/violation';
+import type { PropertyDocument } from './property-document';
+
+/** Request/reply subjects of the listings service. A breaking change adds `.v2` beside `.v1`. */
+export const LISTINGS_SUBJECTS = {
+  /** Crawlers inside the cluster and `POST /admin/adverts` both send batches here. */
+  ingestAdverts: 'listings.cmd.ingest-adverts.v1',
+  rebuildProperties: 'listings.cmd.rebuild-properties.v1',
+  getProperty: 'listings.query.property.v1',
+  listProperties: 'listings.query.properties.v1',
+  projectionStatus: 'listings.query.projection-status.v1',
+} as const;
+
+/** Largest ingestion batch: bounds one request's work and the gateway's body size. */
+export const MAX_INGEST_BATCH = 1000;
+
+export const ingestAdvertsRequestSchema = z
+  .object({
+    /** Snapshots are validated one by one by the service, so one bad item rejects only itself. */
+    snapshots: z.array(z.unknown()).min(1, 'must hold at least one snapshot').max(MAX_INGEST_BATCH, `must hold at most ${MAX_INGEST_BATCH} snapshots`),
+  })
+  .strict();
+
+export type IngestItemResult =
+  | {
+      index: number;
+      status: 'accepted';
+      advertId: string;
+      propertyId: string | null;
+      /** Event types appended; empty when the snapshot changed nothing. */
+      events: string[];
+      warnings: string[];
+    }
+  | { index: number; status: 'rejected'; advertId: string | null; violations: Violation[] };
+
+export interface IngestAdvertsReply {
+  accepted: number;
+  rejected: number;
+  unchanged: number;
+  results: IngestItemResult[];
+}
+
+export const uuidSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID');
+
+export const getPropertyRequestSchema = z.object({ id: uuidSchema }).strict();
+
+export const listPropertiesRequestSchema = z
+  .object({
+    page: z.number().int().min(1).default(1),
+    itemsPerPage: z.number().int().min(1).max(30).default(10),
+  })
+  .strict();
+
+export interface ListPropertiesReply {
+  items: PropertyDocument[];
+  totalItems: number;
+}
+
+export interface ProjectionStatusReply {
+  /** Global position of the last event the property projection applied (null before the first). */
+  checkpoint: number | null;
+  properties: number;
+  adverts: number;
+}
+
+export const rebuildPropertiesRequestSchema = z.object({}).strict();

@@ -1,0 +1,36 @@
+import { join } from 'node:path';
+import type { NatsConnection } from 'nats';
+import { createDocumentStore, type DocumentStore } from '@immo/document-store';
+import { EventStoreDbEventStore, JetStreamEventStore, type EventStore } from '@immo/event-store';
+import type { ServiceName } from '@immo/contracts';
+import type { ServiceConfig } from '../config/common-config';
+import type { ReadinessCheck } from '../health/readiness';
+
+/** How often the embedded document store writes its snapshot after changes. */
+const EMBEDDED_FLUSH_MS = 1000;
+
+/**
+ * The service's event store: a JetStream stream of its own on the embedded runtime
+ * (`<SERVICE>_EVENTS`), EventStoreDB in production.
+ */
+export async function openEventStore(service: ServiceName, config: ServiceConfig, nats: NatsConnection): Promise<EventStore> {
+  if (config.EVENT_STORE === 'eventstoredb') return EventStoreDbEventStore.connect({ url: config.ESDB_URL ?? '' });
+  return JetStreamEventStore.connect({
+    servers: nats,
+    streamName: `${service.toUpperCase()}_EVENTS`,
+    subjectPrefix: `es.${service}`,
+  });
+}
+
+/** Read models: in-process collections snapshotted under DATA_DIR/<service>, or MongoDB. */
+export function openDocumentStore(service: ServiceName, config: ServiceConfig): DocumentStore {
+  if (config.DOCUMENT_STORE === 'mongo') return createDocumentStore({ kind: 'mongo', url: config.MONGO_URL ?? '' });
+  return createDocumentStore({ kind: 'embedded', dataDir: join(config.DATA_DIR, service, 'read-models'), autoFlushMs: EMBEDDED_FLUSH_MS });
+}
+
+export function storeReadiness(eventStore: EventStore | null, documentStore: DocumentStore | null): ReadinessCheck[] {
+  const checks: ReadinessCheck[] = [];
+  if (eventStore) checks.push({ name: 'event-store', isReady: () => eventStore.isReady() });
+  if (documentStore) checks.push({ name: 'document-store', isReady: () => documentStore.isReady() });
+  return checks;
+}
