@@ -1,1 +1,4 @@
 export * from './event-store.port';
+export * from './jetstream/jetstream-event-store';
+export * from './eventstoredb/eventstoredb-event-store';
+export * from './create-event-store';

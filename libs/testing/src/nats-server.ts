@@ -62,7 +62,7 @@ export async function startNatsServer(options: { jetstream?: boolean; binary?: s
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
       rmSync(storeDir, { recursive: true, force: true });

@@ -35,6 +35,7 @@ export interface EventStoreDbEventStoreOptions {
 const MAX_EVENTS_PER_APPEND = 1000;
 const READINESS_PROBE_STREAM = 'event-store-readiness-probe';
 const READINESS_TIMEOUT_MS = 2_000;
+const DISPOSE_TIMEOUT_MS = 5_000;
 
 type EsdbRecordedEvent = NonNullable<ResolvedEvent['event']>;
 
@@ -143,7 +144,8 @@ export class EventStoreDbEventStore implements EventStore {
     // Reading a stream that does not exist is the cheapest round trip that needs a working node.
     const probe = (async () => {
       try {
-        for await (const _ of this.client.readStream(READINESS_PROBE_STREAM, { maxCount: 1 })) break;
+        // Drained, not abandoned: dispose() waits for every gRPC stream the client opened to finish.
+        for await (const _ of this.client.readStream(READINESS_PROBE_STREAM, { maxCount: 1 })) continue;
         return true;
       } catch (error) {
         return error instanceof StreamNotFoundError;
@@ -160,7 +162,11 @@ export class EventStoreDbEventStore implements EventStore {
     if (this.closed) return;
     this.closed = true;
     await Promise.all([...this.subscriptions].map((s) => s.unsubscribe()));
-    await this.client.dispose();
+    // dispose() waits for every stream the client ever opened to finish; one stuck stream must
+    // not turn a shutdown into a hang.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.client.dispose(), new Promise<void>((resolve) => (timer = setTimeout(resolve, DISPOSE_TIMEOUT_MS)))]);
+    clearTimeout(timer);
   }
 
   private assertOpen(): void {
@@ -169,11 +175,12 @@ export class EventStoreDbEventStore implements EventStore {
 
   /** Servers may omit the position on an idempotent replay; the stored event still knows it. */
   private async positionOfRevision(stream: string, revision: number): Promise<number> {
+    let position: bigint | undefined;
+    // Read to the end (one event) rather than returning early: see isReady.
     for await (const resolved of this.client.readStream(stream, { fromRevision: BigInt(revision), maxCount: 1 })) {
-      const position = resolved.event?.position?.commit ?? resolved.commitPosition;
-      if (position !== undefined) return Number(position);
+      position ??= resolved.event?.position?.commit ?? resolved.commitPosition;
     }
-    return -1;
+    return position === undefined ? -1 : Number(position);
   }
 }
 

@@ -10,6 +10,7 @@ import {
   type JetStreamManager,
   type MsgHdrs,
   type NatsConnection,
+  type OrderedConsumerOptions,
 } from 'nats';
 import { assertValidAppend, expectedAsNumber } from '../append-validation';
 import {
@@ -104,6 +105,13 @@ function sameIds(commit: StoredCommit, events: readonly EventData[]): boolean {
  * Event store on NATS JetStream: one JetStream stream, one subject per event stream, one message
  * per commit. Optimistic concurrency rides on `Nats-Expected-Last-Subject-Sequence`, so two writers
  * racing for the same revision are decided by the server, not by a read-then-write in the client.
+ *
+ * - Positions: `sequence * 1000 + index in commit` (see jetstream-codec); an append reports the
+ *   position of its last event, so "seen position ≥ result.position" means "seen the whole commit".
+ * - Limits: 1000 events per append, and one commit must fit NATS `max_payload` (1 MB by default).
+ * - `createdAt` is the writer's clock at commit time, identical for every event of a commit.
+ * - Reading revisions older than the stream's last commit scans the stream's subject (JetStream
+ *   has no revision index), so very long streams read back slower than short ones.
  */
 export class JetStreamEventStore implements EventStore {
   private readonly subscriptions = new Set<JetStreamAllSubscription>();
@@ -250,7 +258,7 @@ export class JetStreamEventStore implements EventStore {
    */
   private async commitsOf(subject: string, stream: string, head: StoredCommit, fromRevision: number): Promise<StoredCommit[]> {
     if (head.firstRevision <= fromRevision) return [head];
-    const consumer = await this.js.consumers.get(this.streamName, { filterSubjects: subject, deliver_policy: DeliverPolicy.All });
+    const consumer = await this.js.consumers.get(this.streamName, fromSequence(1, subject));
     const messages = await consumer.consume();
     const commits: StoredCommit[] = [];
     try {
@@ -273,6 +281,16 @@ export class JetStreamEventStore implements EventStore {
     const candidate = commits.find((c) => c.firstRevision === expected + 1);
     return candidate && sameIds(candidate, events) ? resultOf(candidate) : undefined;
   }
+}
+
+/**
+ * Ordered-consumer options starting at a stream sequence. Always `StartSequence`: the client adds
+ * `opt_start_seq` to every ordered consumer it creates, which the server refuses next to
+ * `DeliverPolicy.All` (and the client then keeps retrying instead of failing).
+ */
+function fromSequence(sequence: number, filterSubject: string): Partial<OrderedConsumerOptions> {
+  // A string filter is sent as `filter_subject`, understood by servers older than 2.10 too.
+  return { filterSubjects: filterSubject, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: Math.max(sequence, 1) };
 }
 
 async function ensureStream(jsm: JetStreamManager, name: string, subjectPrefix: string, duplicateWindowMs: number): Promise<void> {
@@ -328,11 +346,8 @@ class JetStreamAllSubscription implements AllSubscription {
     const after = fromPosition === undefined ? undefined : decodePosition(Math.max(fromPosition, 0));
     try {
       if (this.stopped) return;
-      const consumer = await this.js.consumers.get(this.streamName, {
-        filterSubjects: `${this.subjectPrefix}.>`,
-        // Resume inside the commit holding `fromPosition`: its earlier events are skipped below.
-        ...(after ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: Math.max(after.sequence, 1) } : { deliver_policy: DeliverPolicy.All }),
-      });
+      // Resume inside the commit holding `fromPosition`: its earlier events are skipped below.
+      const consumer = await this.js.consumers.get(this.streamName, fromSequence(after?.sequence ?? 1, `${this.subjectPrefix}.>`));
       if (this.stopped) return;
       const messages = await consumer.consume();
       this.messages = messages;
@@ -353,6 +368,10 @@ class JetStreamAllSubscription implements AllSubscription {
           if (this.stopped) return;
         }
       }
+    } catch (error) {
+      // Closing the store (or unsubscribing) while the consumer is being set up tears the request
+      // down underneath us; that is the requested end of the subscription, not a failure.
+      if (!this.stopped) throw error;
     } finally {
       await this.unsubscribe();
     }

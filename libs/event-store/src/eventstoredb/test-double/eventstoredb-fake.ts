@@ -39,6 +39,11 @@ export interface EventStoreDbFakeOptions {
    * Default true.
    */
   batchAppend?: boolean;
+  /**
+   * Include the log position when answering a retried (idempotent) append. Servers before 22.x
+   * answer such replays without one; false mimics them. Default true.
+   */
+  positionOnReplay?: boolean;
 }
 
 export interface RunningEventStoreDbFake {
@@ -273,6 +278,10 @@ class EventStoreDbFake {
 
   constructor(private readonly options: Required<EventStoreDbFakeOptions>) {}
 
+  private withoutReplayPosition(outcome: AppendOutcome): AppendOutcome {
+    return outcome.kind === 'success' && outcome.replayed && !this.options.positionOnReplay ? { ...outcome, position: undefined } : outcome;
+  }
+
   getSupportedMethods(_call: ServerUnaryCall<Empty, SupportedMethods>, callback: sendUnaryData<SupportedMethods>): void {
     const methods = ['read', 'append', ...(this.options.batchAppend ? ['batchappend'] : [])].map((name) => {
       const method = new SupportedMethod();
@@ -309,7 +318,7 @@ class EventStoreDbFake {
       const expectation = options ? appendExpectation(options) : undefined;
       if (!options || !expectation) return fail('append options without an expected revision');
       // Stored only now, after the client finished sending: a call cut short writes nothing.
-      const outcome = this.log.append(streamNameOf(options.getStreamIdentifier()), expectation, proposed);
+      const outcome = this.withoutReplayPosition(this.log.append(streamNameOf(options.getStreamIdentifier()), expectation, proposed));
       callback(null, appendResponse(outcome, expectation));
     });
     call.on('error', () => undefined);
@@ -332,7 +341,7 @@ class EventStoreDbFake {
       const expectation = batchExpectation(batch.options);
       if (!expectation) return call.emit('error', { code: status.INVALID_ARGUMENT, details: 'batch options without an expected revision' });
       const streamName = streamNameOf(batch.options.getStreamIdentifier());
-      const outcome = this.log.append(streamName, expectation, batch.events);
+      const outcome = this.withoutReplayPosition(this.log.append(streamName, expectation, batch.events));
       call.write(batchAppendResponse(request.getCorrelationId(), streamName, outcome, expectation));
     });
     call.on('end', () => call.end());
@@ -458,7 +467,7 @@ class EventStoreDbFake {
 
 /** Starts the test double on a free loopback port. */
 export async function startEventStoreDbFake(options: EventStoreDbFakeOptions = {}): Promise<RunningEventStoreDbFake> {
-  const fake = new EventStoreDbFake({ batchAppend: options.batchAppend ?? true });
+  const fake = new EventStoreDbFake({ batchAppend: options.batchAppend ?? true, positionOnReplay: options.positionOnReplay ?? true });
   const server = new Server();
   server.addService(StreamsService, {
     read: fake.read.bind(fake),

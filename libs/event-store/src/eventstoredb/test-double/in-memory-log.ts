@@ -27,7 +27,7 @@ export type Expectation =
   | { kind: 'revision'; revision: number };
 
 export type AppendOutcome =
-  | { kind: 'success'; currentRevision: number | undefined; position: number | undefined }
+  | { kind: 'success'; currentRevision: number | undefined; position: number | undefined; replayed: boolean }
   | { kind: 'wrong_expected_version'; currentRevision: number | undefined };
 
 /** Where the first event lands; arbitrary but non-zero, like a real log that starts with system records. */
@@ -98,7 +98,7 @@ export class InMemoryLog {
 
     if (proposed.length === 0) {
       const last = current === undefined ? undefined : existing[current];
-      return { kind: 'success', currentRevision: current, position: last?.position };
+      return { kind: 'success', currentRevision: current, position: last?.position, replayed: false };
     }
     const createdTicks = (BigInt(Date.now()) * 10_000n).toString();
     const stored = proposed.map((event, i): StoredEvent => {
@@ -110,7 +110,7 @@ export class InMemoryLog {
     this.all.push(...stored);
     for (const listener of [...this.listeners]) listener();
     const last = stored[stored.length - 1];
-    return { kind: 'success', currentRevision: last?.revision, position: last?.position };
+    return { kind: 'success', currentRevision: last?.revision, position: last?.position, replayed: false };
   }
 
   /**
@@ -125,6 +125,6 @@ export class InMemoryLog {
       if (!stored || stored.id !== event.id) return undefined;
       last = stored;
     }
-    return { kind: 'success', currentRevision: last?.revision, position: last?.position };
+    return { kind: 'success', currentRevision: last?.revision, position: last?.position, replayed: true };
   }
 }

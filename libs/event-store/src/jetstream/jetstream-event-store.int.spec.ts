@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { startNatsServer, type RunningNatsServer } from '@immo/testing';
+import { connect, type NatsConnection } from 'nats';
+import { describeEventStoreContract } from '../event-store.contract';
+import { FIRST_REVISION_HEADER, LAST_REVISION_HEADER, POSITIONS_PER_MESSAGE, subjectForStream } from './jetstream-codec';
+import { JetStreamEventStore } from './jetstream-event-store';
+
+let server: RunningNatsServer | undefined;
+
+beforeAll(async () => {
+  server = await startNatsServer();
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+function natsUrl(): string {
+  if (!server) throw new Error('nats-server did not start');
+  return server.url;
+}
+
+describeEventStoreContract('jetstream', () => JetStreamEventStore.connect({ servers: natsUrl(), streamName: 'CONTRACT_EVENTS', subjectPrefix: 'contract-events' }));
+
+describe('JetStreamEventStore specifics', () => {
+  let store: JetStreamEventStore;
+  let nc: NatsConnection;
+
+  beforeAll(async () => {
+    nc = await connect({ servers: natsUrl() });
+    // A short dedupe window so "retry after the window" is testable without waiting minutes.
+    store = await JetStreamEventStore.connect({ servers: nc, streamName: 'SPECIFICS', subjectPrefix: 'specifics', duplicateWindowMs: 200 });
+  });
+
+  afterAll(async () => {
+    await store?.close();
+    await nc?.close();
+  });
+
+  const event = (type: string) => ({ id: randomUUID(), type, data: { type } });
+
+  it('stores a multi-event append as exactly one message carrying the revisions in headers', async () => {
+    const stream = `listing-${randomUUID()}.price.changes`;
+    const jsm = await nc.jetstreamManager();
+    await store.append(stream, [event('A')], { expectedRevision: 'no_stream' });
+    const before = (await jsm.streams.info('SPECIFICS')).state.messages;
+    const result = await store.append(stream, [event('B'), event('C'), event('D')], { expectedRevision: 0 });
+    expect((await jsm.streams.info('SPECIFICS')).state.messages).toBe(before + 1);
+
+    const message = await jsm.streams.getMessage('SPECIFICS', { last_by_subj: subjectForStream('specifics', stream) });
+    expect(message.header.get(FIRST_REVISION_HEADER)).toBe('1');
+    expect(message.header.get(LAST_REVISION_HEADER)).toBe('3');
+    expect(message.header.get('Nats-Msg-Id')).toMatch(/^[0-9a-f]{64}$/);
+    expect(result).toEqual({ nextExpectedRevision: 3, position: message.seq * POSITIONS_PER_MESSAGE + 2 });
+  });
+
+  it('recognises a retry arriving after the duplicate window as the original append', async () => {
+    const stream = `listing-${randomUUID()}`;
+    const batch = [event('A'), event('B')];
+    const first = await store.append(stream, batch, { expectedRevision: 'no_stream' });
+    await store.append(stream, [event('C')], { expectedRevision: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await store.append(stream, batch, { expectedRevision: 'no_stream' })).toEqual(first);
+    expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['A', 'B', 'C']);
+  });
+
+  it('creates the JetStream stream with subjects under the prefix and leaves a borrowed connection open on close', async () => {
+    const jsm = await nc.jetstreamManager();
+    const info = await jsm.streams.info('SPECIFICS');
+    expect(info.config.subjects).toEqual(['specifics.>']);
+    expect(info.config.duplicate_window).toBe(200 * 1_000_000);
+
+    const second = await JetStreamEventStore.connect({ servers: nc, streamName: 'SPECIFICS', subjectPrefix: 'specifics' });
+    expect(await second.isReady()).toBe(true);
+    await second.close();
+    expect(nc.isClosed()).toBe(false);
+    expect(await store.isReady()).toBe(true);
+  });
+
+  it('rejects more events in one append than a commit can address', async () => {
+    const tooMany = Array.from({ length: POSITIONS_PER_MESSAGE + 1 }, () => event('X'));
+    await expect(store.append(`big-${randomUUID()}`, tooMany, { expectedRevision: 'any' })).rejects.toThrow(RangeError);
+  });
+});
