@@ -31,14 +31,39 @@ async function main() {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  try {
+    await loadDemoOnFirstStart(require, stack, dataDir);
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
   console.log(`
   Stack ready.
     base URL : ${stack.baseUrl}
     API key  : ${stack.apiKey}   (also in ${join(dataDir, 'api-key')})
+    admin key: ${stack.adminApiKey}   (ingestion; in ${join(dataDir, 'admin-api-key')})
     NATS     : ${stack.natsUrl}
   Try: curl -H "X-API-KEY: ${stack.apiKey}" ${stack.baseUrl}/health/ready
   Ctrl-C stops everything.
 `);
+}
+
+/**
+ * A new user should see data at once: on the first start, a few thousand SYNTHETIC properties are
+ * generated and ingested through the API. `DEMO_DATA=off` skips it; `DEMO_GOODS` sets the size.
+ */
+async function loadDemoOnFirstStart(require, stack, dataDir) {
+  if (process.env.DEMO_DATA === 'off') return;
+  const { loadDemoData, demoAlreadyLoaded } = require(join(root, 'dist', 'apps', 'listings', 'demo', 'load-demo.js'));
+  if (demoAlreadyLoaded(dataDir)) return;
+  console.log('First start: loading synthetic demo listings (DEMO_DATA=off skips this)…');
+  const result = await loadDemoData({
+    baseUrl: stack.baseUrl,
+    adminApiKey: stack.adminApiKey,
+    dataDir,
+    goods: Number(process.env.DEMO_GOODS ?? 3000),
+  });
+  console.log(`Demo data: ${result.accepted} snapshots accepted, ${result.rejected} rejected.`);
 }
 
 main().catch((error) => {

@@ -45,8 +45,8 @@ export class ListingsController {
   }
 
   @MessagePattern(LISTINGS_SUBJECTS.projectionStatus)
-  status(): Promise<ProjectionStatusReply> {
-    return this.projection.status();
+  async status(): Promise<ProjectionStatusReply> {
+    return { ...(await this.projection.status()), lastAppended: this.ingestion.lastAppendedPosition };
   }
 
   @MessagePattern(LISTINGS_SUBJECTS.rebuildProperties)

@@ -15,6 +15,7 @@ import { ProblemException } from '../http/problem';
 import { pageParams, validateBody, validateQuery } from '../http/query-params';
 import type { ParsedQuery } from '../http/query-string';
 import { ServiceClient } from '../rpc/service-client';
+import { chunkBySize, mergeReplies } from './ingest-chunks';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ingesting a full batch appends up to a thousand commits: give it longer than a query. */
@@ -67,10 +68,14 @@ export class ListingsController {
   @Post('admin/adverts')
   @AdminOnly()
   @HttpCode(200)
-  ingest(@Body() body: unknown): Promise<IngestAdvertsReply> {
+  async ingest(@Body() body: unknown): Promise<IngestAdvertsReply> {
     const parsed = validateBody(ingestBodySchema, body);
     const snapshots = Array.isArray(parsed) ? parsed : parsed.snapshots;
-    return this.services.request<IngestAdvertsReply>(LISTINGS_SUBJECTS.ingestAdverts, { snapshots }, INGEST_TIMEOUT_MS);
+    const replies: IngestAdvertsReply[] = [];
+    for (const chunk of chunkBySize(snapshots)) {
+      replies.push(await this.services.request<IngestAdvertsReply>(LISTINGS_SUBJECTS.ingestAdverts, { snapshots: chunk }, INGEST_TIMEOUT_MS));
+    }
+    return mergeReplies(replies);
   }
 
   /** Drops the property read models and replays the advert event log into them. */

@@ -1,8 +1,23 @@
-import { MAX_POI_RADIUS_KM } from '@immo/contracts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MAX_INGEST_BATCH, MAX_POI_RADIUS_KM } from '@immo/contracts';
+import { propertiesQuerySchema } from '../listings/listings.controller';
 import { autocompleteQuerySchema, citiesQuerySchema, pointsOfInterestQuerySchema } from '../geo/geo-query-schemas';
 import type { OperationSpec } from './openapi-document';
 
 const problems = { '400': 'Invalid parameters; `violations` names each one' };
+
+/** The documented snapshot example ships with the contracts (its `$comment` explains the fields). */
+function snapshotExample(): unknown {
+  try {
+    const path = join(__dirname, '..', '..', '..', '..', 'libs', 'contracts', 'src', 'listings', 'advert-snapshot.example.json');
+    const example = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    delete example['$comment'];
+    return [example];
+  } catch {
+    return undefined;
+  }
+}
 
 /** Every HTTP operation the gateway serves, for the OpenAPI document. */
 export const API_OPERATIONS: OperationSpec[] = [
@@ -57,5 +72,52 @@ export const API_OPERATIONS: OperationSpec[] = [
     description: `All parameters are required; radius is in kilometres, at most ${MAX_POI_RADIUS_KM}. No offline source of real points of interest exists, so these are synthetic unless an operator loads a real extract.`,
     query: pointsOfInterestQuerySchema,
     responses: { '200': 'Collection of points of interest', ...problems },
+  },
+
+  {
+    method: 'get',
+    path: '/documents/properties',
+    tag: 'properties',
+    summary: 'Property documents, newest first',
+    description: 'Each property groups the adverts of one good. `itemsPerPage` defaults to 10, at most 30.',
+    query: propertiesQuerySchema,
+    responses: { '200': 'Hydra collection of PropertyDocument', ...problems },
+  },
+  {
+    method: 'get',
+    path: '/documents/properties/:id',
+    tag: 'properties',
+    summary: 'One property document',
+    pathParams: { id: 'property UUID' },
+    responses: { '200': 'PropertyDocument', '400': 'Malformed UUID', '404': 'Unknown property' },
+  },
+  {
+    method: 'post',
+    path: '/admin/adverts',
+    tag: 'ingestion',
+    summary: `Ingest a batch of advert snapshots (1 to ${MAX_INGEST_BATCH}); admin key only`,
+    description:
+      'A snapshot is what a crawler saw of one advert at one time. Identity: `site` + `reference` (or `url`). ' +
+      'The service appends only what changed (publication, price, surface, pictures, other fields, expiry, recrawl) and ' +
+      'answers one result per item: accepted (with the advert and property ids and the events appended) or rejected ' +
+      '(with violations naming each bad field); rejected items change nothing. The same body may be sent as ' +
+      '`{"snapshots": [...]}`. Crawlers inside the cluster can send `{"snapshots": [...]}` to the NATS subject ' +
+      '`listings.cmd.ingest-adverts.v1` instead.',
+    body: { description: 'Array of advert snapshots', example: snapshotExample() },
+    responses: { '200': 'One result per snapshot', '400': 'Not an array of 1..1000 items', '403': 'Not the admin key', '413': 'Body too large' },
+  },
+  {
+    method: 'post',
+    path: '/admin/read-models/properties/rebuild',
+    tag: 'ingestion',
+    summary: 'Drop the property read models and replay the advert event log into them; admin key only',
+    responses: { '202': 'Rebuild started', '403': 'Not the admin key' },
+  },
+  {
+    method: 'get',
+    path: '/admin/read-models/properties/status',
+    tag: 'ingestion',
+    summary: 'Projection checkpoint and read-model sizes; admin key only',
+    responses: { '200': 'Status', '403': 'Not the admin key' },
   },
 ];

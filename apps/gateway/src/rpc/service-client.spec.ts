@@ -31,3 +31,9 @@ describe('toHttpProblem', () => {
     expect(toHttpProblem(error)).toBe(error);
   });
 });
+
+describe('toHttpProblem for oversized requests', () => {
+  it('answers 413 when a request exceeds the NATS message limit', () => {
+    expect((toHttpProblem(new RpcCallError('too-large', 'listings.cmd.ingest-adverts.v1', 'big')) as ProblemException).status).toBe(413);
+  });
+});

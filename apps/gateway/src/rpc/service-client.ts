@@ -4,7 +4,7 @@ import { ProblemException } from '../http/problem';
 
 /**
  * Gateway → service requests. Every call has a timeout; failures become HTTP answers:
- * no responder 503, timeout 504, a service's own error keeps its status (400 with violations,
+ * no responder 503, timeout 504, over the NATS message limit 413, a service's own error keeps its status (400 with violations,
  * 404, 409), anything else 502.
  */
 @Injectable()
@@ -26,6 +26,8 @@ export function toHttpProblem(error: unknown): unknown {
   switch (error.kind) {
     case 'unavailable':
       return new ProblemException(503, `The ${service} service is unavailable.`);
+    case 'too-large':
+      return new ProblemException(413, 'The request is too large to forward; send fewer or smaller items.');
     case 'timeout':
       return new ProblemException(504, `The ${service} service did not answer in time.`);
     case 'remote':

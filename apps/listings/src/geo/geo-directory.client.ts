@@ -6,12 +6,19 @@ const STATION_CELL_DEGREES = 0.001;
 const STATION_RADIUS_KM = 1;
 const STATION_LIMIT = 5;
 
+/** What listings needs from the geo service. */
+export interface GeoLookup {
+  cityByInsee(insee: string): Promise<City | null>;
+  inseeOf(zipcode: string, name: string): Promise<string | null>;
+  stationsNear(lat: number, lon: number): Promise<Station[]>;
+}
+
 /**
  * Cached lookups of the geo service. Reference data does not change while a process runs, so each
  * commune, postal code + name and station cell costs one request per process, not one per advert.
  * "Not found" is cached too; "geo unavailable" is not, and surfaces to the caller.
  */
-export class GeoDirectoryClient {
+export class GeoDirectoryClient implements GeoLookup {
   private readonly citiesByInsee = new Map<string, Promise<City | null>>();
   private readonly inseeByZipcodeAndName = new Map<string, Promise<string | null>>();
   private readonly stationsByCell = new Map<string, Promise<Station[]>>();

@@ -16,7 +16,7 @@ import {
   type AdvertState,
   type PropertyMatcher,
 } from '../domain';
-import type { GeoDirectoryClient } from '../geo/geo-directory.client';
+import type { GeoLookup } from '../geo/geo-directory.client';
 import { KeyedSerializer } from './keyed-serializer';
 
 const MAX_ATTEMPTS = 4;
@@ -41,13 +41,19 @@ export class IngestionService {
   /** Recently written advert states (insertion-ordered: the oldest is evicted first). */
   private readonly written = new Map<string, Current>();
   private readonly serializer = new KeyedSerializer();
+  private lastPosition: number | null = null;
 
   constructor(
     private readonly eventStore: EventStore,
-    private readonly geo: GeoDirectoryClient,
+    private readonly geo: GeoLookup,
     private readonly matcher: PropertyMatcher,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /** Global position of the latest commit this instance appended (projection lag is measured against it). */
+  get lastAppendedPosition(): number | null {
+    return this.lastPosition;
+  }
 
   async ingest(items: unknown[]): Promise<IngestAdvertsReply> {
     const now = this.now();
@@ -146,9 +152,10 @@ export class IngestionService {
       if (events.length === 0) return { advertId, propertyId: current.state?.propertyId ?? null, events: [] };
       const next = events.reduce<AdvertState | null>((state, event) => evolve(state, event), current.state)!;
       try {
-        await this.eventStore.append(advertStreamName(advertId), toEventData(advertId, current.revision, events), {
+        const appended = await this.eventStore.append(advertStreamName(advertId), toEventData(advertId, current.revision, events), {
           expectedRevision: current.revision === -1 ? 'no_stream' : current.revision,
         });
+        this.lastPosition = Math.max(this.lastPosition ?? 0, appended.position);
       } catch (error) {
         if (error instanceof WrongExpectedVersionError && attempt < MAX_ATTEMPTS) {
           current = await this.load(advertId);

@@ -15,7 +15,7 @@ import {
   type AdvertState,
   type PropertyMatcher,
 } from '../domain';
-import type { GeoDirectoryClient } from '../geo/geo-directory.client';
+import type { GeoLookup } from '../geo/geo-directory.client';
 import type { IntegrationPublisher } from './integration-publisher';
 import {
   ADVERTS_COLLECTION,
@@ -34,7 +34,7 @@ const RETRY_MAX_MS = 5000;
 export interface ProjectionDependencies {
   eventStore: EventStore;
   store: DocumentStore;
-  geo: GeoDirectoryClient;
+  geo: GeoLookup;
   publisher: IntegrationPublisher;
   matcher: PropertyMatcher;
 }
@@ -131,10 +131,9 @@ export class PropertyProjection {
   }
 
   private follow(): void {
-    const subscription = this.deps.eventStore.subscribeToAll({
-      ...(this.position !== null ? { fromPosition: this.position } : {}),
-      streamPrefixes: [ADVERT_STREAM_PREFIX],
-    });
+    // Every event of the listings log is read (other streams only move the checkpoint), so the
+    // checkpoint reaches the head of the log and `waitFor(position)` works for any append.
+    const subscription = this.deps.eventStore.subscribeToAll(this.position !== null ? { fromPosition: this.position } : {});
     this.subscription = subscription;
     this.loop = (async () => {
       try {

@@ -62,6 +62,8 @@ export interface ProjectionStatusReply {
   checkpoint: number | null;
   properties: number;
   adverts: number;
+  /** Latest position appended by the answering instance's ingestion (null if none yet). */
+  lastAppended: number | null;
 }
 
 export const rebuildPropertiesRequestSchema = z.object({}).strict();

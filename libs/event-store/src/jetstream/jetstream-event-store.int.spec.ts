@@ -3,6 +3,7 @@ import { startNatsServer, type RunningNatsServer } from '@immo/testing';
 import { connect, type NatsConnection } from 'nats';
 import { describeEventStoreContract } from '../event-store.contract';
 import { FIRST_REVISION_HEADER, LAST_REVISION_HEADER, POSITIONS_PER_MESSAGE, subjectForStream } from './jetstream-codec';
+import { WrongExpectedVersionError } from '../event-store.port';
 import { JetStreamEventStore } from './jetstream-event-store';
 
 let server: RunningNatsServer | undefined;
@@ -75,6 +76,24 @@ describe('JetStreamEventStore specifics', () => {
     await second.close();
     expect(nc.isClosed()).toBe(false);
     expect(await store.isReady()).toBe(true);
+  });
+
+  it('never lets a stale remembered head through when another instance appended meanwhile', async () => {
+    const other = await JetStreamEventStore.connect({ servers: nc, streamName: 'SPECIFICS', subjectPrefix: 'specifics' });
+    const stream = `advert-${randomUUID()}`;
+    await store.append(stream, [event('A')], { expectedRevision: 'no_stream' });
+    await other.append(stream, [event('B')], { expectedRevision: 0 });
+    // `store` remembers revision 0 as the head; the server's sequence check must still refuse.
+    const failure = await store.append(stream, [event('C')], { expectedRevision: 0 }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(WrongExpectedVersionError);
+    expect((failure as WrongExpectedVersionError).actual).toBe(1);
+    // Another instance created a stream this one never saw: `no_stream` must fail too.
+    const fresh = `advert-${randomUUID()}`;
+    await other.append(fresh, [event('A')], { expectedRevision: 'no_stream' });
+    await expect(store.append(fresh, [event('X')], { expectedRevision: 'no_stream' })).rejects.toBeInstanceOf(WrongExpectedVersionError);
+    await expect(store.append(stream, [event('C')], { expectedRevision: 1 })).resolves.toMatchObject({ nextExpectedRevision: 2 });
+    expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['A', 'B', 'C']);
+    await other.close();
   });
 
   it('rejects more events in one append than a commit can address', async () => {

@@ -54,6 +54,14 @@ const DEFAULT_SUBJECT_PREFIX = 'events';
 const DEFAULT_DUPLICATE_WINDOW_MS = 2 * 60_000;
 /** Each lost race against another writer costs one retry; beyond this the stream is too hot to be sane. */
 const MAX_APPEND_ATTEMPTS = 25;
+/** Stream heads remembered for look-up-free appends (least recently written evicted first). */
+const KNOWN_HEADS_LIMIT = 50_000;
+
+interface KnownHead {
+  /** JetStream sequence of the stream's last commit (0: no commit). */
+  sequence: number;
+  lastRevision: number;
+}
 
 // JetStream API error codes (nats-server `errors.json`).
 const ERR_NO_MESSAGE_FOUND = 10037;
@@ -114,6 +122,7 @@ function sameIds(commit: StoredCommit, events: readonly EventData[]): boolean {
  *   has no revision index), so very long streams read back slower than short ones.
  */
 export class JetStreamEventStore implements EventStore {
+  private readonly knownHeads = new Map<string, KnownHead>();
   private readonly subscriptions = new Set<JetStreamAllSubscription>();
   private closed = false;
 
@@ -155,9 +164,15 @@ export class JetStreamEventStore implements EventStore {
     const payload = Buffer.from(JSON.stringify(body), 'utf8');
 
     for (let attempt = 1; ; attempt++) {
-      const head = await this.lastCommit(subject, stream);
-      const current = head ? lastRevisionOf(head) : -1;
-      if (expectedRevision === 'any') {
+      // First try at a head this instance already knows: no look-up round trip. The server still
+      // checks the subject's last sequence, so a stale guess only costs the slower second attempt.
+      const known = attempt === 1 ? this.knownHeadFor(subject, expectedRevision) : undefined;
+      const head = known ? undefined : await this.lastCommit(subject, stream);
+      const current = known ? known.lastRevision : head ? lastRevisionOf(head) : -1;
+      const headSequence = known ? known.sequence : (head?.sequence ?? 0);
+      if (known) {
+        // Checked by the server through `lastSubjectSequence`.
+      } else if (expectedRevision === 'any') {
         // A retried `any` append whose commit is still the stream head is recognised here; older
         // ones only inside the duplicate window (there is no id index to look further back).
         if (head && sameIds(head, events)) return resultOf(head);
@@ -171,8 +186,11 @@ export class JetStreamEventStore implements EventStore {
       headers.set(FIRST_REVISION_HEADER, String(current + 1));
       headers.set(LAST_REVISION_HEADER, String(current + events.length));
       try {
-        const ack = await this.js.publish(subject, payload, { msgID, headers, expect: { lastSubjectSequence: head?.sequence ?? 0 } });
-        if (!ack.duplicate) return { nextExpectedRevision: current + events.length, position: encodePosition(ack.seq, events.length - 1) };
+        const ack = await this.js.publish(subject, payload, { msgID, headers, expect: { lastSubjectSequence: headSequence } });
+        if (!ack.duplicate) {
+          this.rememberHead(subject, ack.seq, current + events.length);
+          return { nextExpectedRevision: current + events.length, position: encodePosition(ack.seq, events.length - 1) };
+        }
         // Same stream and ids already stored inside the dedupe window: answer with that commit.
         const original = await this.commitAt(ack.seq);
         return resultOf(original);
@@ -181,6 +199,7 @@ export class JetStreamEventStore implements EventStore {
         // either turns this into a WrongExpectedVersionError, an idempotent replay, or (for `any`)
         // a new attempt at the next revision.
         if (apiErrorCode(error) !== ERR_WRONG_LAST_SEQUENCE) throw error;
+        this.knownHeads.delete(subject);
         if (attempt >= MAX_APPEND_ATTEMPTS) throw new Error(`append to "${stream}" lost the race ${attempt} times in a row; giving up`);
       }
     }
@@ -224,6 +243,23 @@ export class JetStreamEventStore implements EventStore {
     this.closed = true;
     await Promise.all([...this.subscriptions].map((s) => s.unsubscribe()));
     if (this.ownsConnection && !this.nc.isClosed()) await this.nc.drain();
+  }
+
+  /** The head to append at without a look-up, when the caller's expectation matches what we know. */
+  private knownHeadFor(subject: string, expected: ExpectedRevision): KnownHead | undefined {
+    if (expected === 'any') return undefined;
+    const known = this.knownHeads.get(subject);
+    if (expected === 'no_stream') return known ? undefined : { sequence: 0, lastRevision: -1 };
+    return known && known.lastRevision === expected ? known : undefined;
+  }
+
+  private rememberHead(subject: string, sequence: number, lastRevision: number): void {
+    this.knownHeads.delete(subject);
+    this.knownHeads.set(subject, { sequence, lastRevision });
+    if (this.knownHeads.size > KNOWN_HEADS_LIMIT) {
+      const oldest = this.knownHeads.keys().next().value;
+      if (oldest !== undefined) this.knownHeads.delete(oldest);
+    }
   }
 
   private assertOpen(): void {

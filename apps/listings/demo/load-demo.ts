@@ -1,0 +1,63 @@
+import { createReadStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { SingleBar, Presets } from 'cli-progress';
+import type { IngestAdvertsReply } from '@immo/contracts';
+import { writeSnapshotsJsonl } from './generate-snapshots';
+
+export interface DemoLoadOptions {
+  baseUrl: string;
+  adminApiKey: string;
+  dataDir: string;
+  /** Distinct goods to generate; each yields one property (or more snapshots of it). */
+  goods: number;
+  seed?: number;
+  batchSize?: number;
+  progress?: boolean;
+}
+
+export const DEMO_MARKER = 'loaded';
+
+/**
+ * Generates the SYNTHETIC demo set (seeded, real communes), writes it as JSONL under
+ * DATA_DIR/demo and loads it through the ingestion API, like a crawler would.
+ */
+export async function loadDemoData(options: DemoLoadOptions): Promise<{ snapshots: number; accepted: number; rejected: number }> {
+  const dir = join(options.dataDir, 'demo');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'snapshots.jsonl');
+  const { count } = await writeSnapshotsJsonl(file, { goods: options.goods, seed: options.seed ?? 2026 });
+  const bar = options.progress === false ? null : new SingleBar({ format: ' demo data |{bar}| {percentage}% {value}/{total} snapshots' }, Presets.shades_classic);
+  bar?.start(count, 0);
+
+  let accepted = 0;
+  let rejected = 0;
+  let batch: unknown[] = [];
+  const send = async () => {
+    const response = await fetch(`${options.baseUrl}/admin/adverts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'X-API-KEY': options.adminApiKey },
+      body: JSON.stringify(batch),
+    });
+    if (!response.ok) throw new Error(`ingestion answered ${response.status}: ${await response.text()}`);
+    const reply = (await response.json()) as IngestAdvertsReply;
+    accepted += reply.accepted;
+    rejected += reply.rejected;
+    bar?.increment(batch.length);
+    batch = [];
+  };
+  const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (line.trim() === '') continue;
+    batch.push(JSON.parse(line));
+    if (batch.length >= (options.batchSize ?? 1000)) await send();
+  }
+  if (batch.length > 0) await send();
+  bar?.stop();
+  writeFileSync(join(dir, DEMO_MARKER), `${new Date().toISOString()} ${accepted} accepted, ${rejected} rejected\n`);
+  return { snapshots: count, accepted, rejected };
+}
+
+export function demoAlreadyLoaded(dataDir: string): boolean {
+  return existsSync(join(dataDir, 'demo', DEMO_MARKER));
+}
