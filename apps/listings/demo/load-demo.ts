@@ -1,4 +1,4 @@
-import { createReadStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SingleBar, Presets } from 'cli-progress';
@@ -54,6 +54,8 @@ export async function loadDemoData(options: DemoLoadOptions): Promise<{ snapshot
   }
   if (batch.length > 0) await send();
   bar?.stop();
+  // The file is only a carrier (tens of MB); the events now live in the event store.
+  rmSync(file, { force: true });
   writeFileSync(join(dir, DEMO_MARKER), `${new Date().toISOString()} ${accepted} accepted, ${rejected} rejected\n`);
   return { snapshots: count, accepted, rejected };
 }

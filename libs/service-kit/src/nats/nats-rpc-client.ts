@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode, JSONCodec, type NatsConnection, type NatsError } from 'nats';
 import { isRpcErrorPayload, type RpcErrorPayload } from '@immo/contracts';
 
-export type RpcFailureKind = 'timeout' | 'unavailable' | 'remote';
+export type RpcFailureKind = 'timeout' | 'unavailable' | 'remote' | 'too-large';
 
 /** A request that did not produce a response: the kind decides the HTTP status the gateway answers. */
 export class RpcCallError extends Error {
@@ -43,6 +43,7 @@ export class NatsRpcClient {
     } catch (error) {
       const code = (error as NatsError | undefined)?.code;
       if (code === ErrorCode.NoResponders) throw new RpcCallError('unavailable', subject, `No service answers ${subject}`);
+      if (code === ErrorCode.MaxPayloadExceeded) throw new RpcCallError('too-large', subject, `The request to ${subject} exceeds the NATS message size limit`);
       if (code === ErrorCode.Timeout) throw new RpcCallError('timeout', subject, `${subject} did not answer within ${timeout} ms`);
       if (code === ErrorCode.ConnectionClosed || code === ErrorCode.Disconnect || code === ErrorCode.ConnectionRefused) {
         throw new RpcCallError('unavailable', subject, `NATS is not connected (${code})`);
