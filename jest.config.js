@@ -27,4 +27,7 @@ module.exports = {
   moduleNameMapper,
   testTimeout: 30000,
   maxWorkers: 2,
+  // Child processes and NATS connections are stopped in afterAll hooks; this only guards CI
+  // against a stray handle keeping the run open after every result is in.
+  forceExit: true,
 };

@@ -11,7 +11,6 @@ function discoverScenarios(): Scenario[] {
     .sort();
   const scenarios: Scenario[] = [];
   for (const file of files) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const loaded = require(join(DIST, file)) as { benchScenarios?: Scenario[] };
     scenarios.push(...(loaded.benchScenarios ?? []));
   }

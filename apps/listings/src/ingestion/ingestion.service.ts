@@ -67,10 +67,10 @@ export class IngestionService {
 
     await this.resolveCommunes(work);
 
-    let next = 0;
+    const queue = work.values();
     const worker = async () => {
-      while (next < work.length) {
-        const item = work[next++]!;
+      for (let step = queue.next(); !step.done; step = queue.next()) {
+        const item = step.value;
         const key = bucketKeyOf({ transactionType: item.snapshot.transactionType, propertyType: item.snapshot.propertyType, commune: communeOf(item.snapshot) });
         try {
           const outcome = await this.serializer.run(key, () => this.applySnapshot(item.snapshot));
@@ -150,7 +150,8 @@ export class IngestionService {
     for (let attempt = 1; ; attempt++) {
       const events = decideEvents(current);
       if (events.length === 0) return { advertId, propertyId: current.state?.propertyId ?? null, events: [] };
-      const next = events.reduce<AdvertState | null>((state, event) => evolve(state, event), current.state)!;
+      // `events` is not empty, so folding them always yields a state.
+      const next = events.reduce<AdvertState | null>((state, event) => evolve(state, event), current.state) as AdvertState;
       try {
         const appended = await this.eventStore.append(advertStreamName(advertId), toEventData(advertId, current.revision, events), {
           expectedRevision: current.revision === -1 ? 'no_stream' : current.revision,
@@ -172,7 +173,7 @@ export class IngestionService {
   private async load(advertId: string): Promise<Current> {
     const recorded = await this.eventStore.readStream(advertStreamName(advertId));
     if (recorded.length === 0) return { state: null, revision: -1 };
-    return { state: replay(recorded.map(fromRecordedEvent)), revision: recorded[recorded.length - 1]!.revision };
+    return { state: replay(recorded.map(fromRecordedEvent)), revision: recorded.at(-1)?.revision ?? -1 };
   }
 
   private remember(advertId: string, current: Current): void {

@@ -261,13 +261,11 @@ export class PropertyProjection {
     this.sinceCheckpoint++;
     if (this.sinceCheckpoint >= CHECKPOINT_EVERY_EVENTS) await this.saveCheckpoint();
     else this.scheduleIdleCheckpoint();
-    for (let i = this.waiters.length - 1; i >= 0; i--) {
-      const waiter = this.waiters[i]!;
-      if (position >= waiter.position) {
-        this.waiters.splice(i, 1);
-        waiter.resolve();
-      }
-    }
+    if (this.waiters.length === 0) return;
+    const due = this.waiters.filter((waiter) => position >= waiter.position);
+    if (due.length === 0) return;
+    this.waiters.splice(0, this.waiters.length, ...this.waiters.filter((waiter) => position < waiter.position));
+    for (const waiter of due) waiter.resolve();
   }
 
   private scheduleIdleCheckpoint(): void {
