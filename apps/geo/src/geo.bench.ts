@@ -1,10 +1,8 @@
-import { join, resolve } from 'node:path';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
 import { GEO_SUBJECTS } from '@immo/contracts';
 import { connectNats, NatsRpcClient } from '@immo/service-kit';
-import { startStack } from '@immo/stack';
-import { freePort, timeSeries, type Measurement, type Scenario } from '@immo/testing';
+import { withTemporaryStack } from '@immo/stack';
+import { timeSeries, type Measurement, type Scenario } from '@immo/testing';
 import { benchAutocomplete } from './domain/autocomplete.bench';
 import { buildAutocompleteIndex, createPoiSource, getCityDirectory } from './domain';
 import { GeoQueriesController } from './geo-queries.controller';
@@ -59,39 +57,30 @@ const roundTrip: Scenario = {
   description: 'GET /departments/75 through gateway → NATS → geo, against the same handler called in-process',
   async run() {
     const geo = controller();
-    const dataDir = mkdtempSync(join(tmpdir(), 'bench-stack-'));
-    const stack = await startStack({
-      root: ROOT,
-      dataDir,
-      port: await freePort(),
-      natsPort: await freePort(),
-      healthPortBase: 0,
-      output: { logDir: join(dataDir, 'logs') },
+    return withTemporaryStack(ROOT, async (stack) => {
+      const nats = await connectNats(stack.natsUrl, { name: 'bench', timeoutMs: 2000 });
+      try {
+        const rpc = new NatsRpcClient(nats, 2000);
+        const headers = { 'X-API-KEY': stack.apiKey };
+        const http = async () => {
+          const response = await fetch(`${stack.baseUrl}/departments/75`, { headers });
+          if (response.status !== 200) throw new Error(`unexpected status ${response.status}`);
+          await response.arrayBuffer();
+        };
+        // Warm up every path before measuring.
+        for (let i = 0; i < 300; i++) await http();
+        const inProcess = sync('in-process handler call', 20000, () => geo.department({ id: 75 }));
+        inProcess.baseline = true;
+        return [
+          inProcess,
+          await timeSeries('NATS request/reply to geo', 3000, 1, () => rpc.request(GEO_SUBJECTS.department, { id: 75 })),
+          await timeSeries('HTTP via gateway, concurrency 1', 3000, 1, http),
+          await timeSeries('HTTP via gateway, concurrency 8', 6000, 8, http),
+        ];
+      } finally {
+        await nats.drain();
+      }
     });
-    const nats = await connectNats(stack.natsUrl, { name: 'bench', timeoutMs: 2000 });
-    try {
-      const rpc = new NatsRpcClient(nats, 2000);
-      const headers = { 'X-API-KEY': stack.apiKey };
-      const http = async () => {
-        const response = await fetch(`${stack.baseUrl}/departments/75`, { headers });
-        if (response.status !== 200) throw new Error(`unexpected status ${response.status}`);
-        await response.arrayBuffer();
-      };
-      // Warm up every path before measuring.
-      for (let i = 0; i < 300; i++) await http();
-      const inProcess = sync('in-process handler call', 20000, () => geo.department({ id: 75 }));
-      inProcess.baseline = true;
-      return [
-        inProcess,
-        await timeSeries('NATS request/reply to geo', 3000, 1, () => rpc.request(GEO_SUBJECTS.department, { id: 75 })),
-        await timeSeries('HTTP via gateway, concurrency 1', 3000, 1, http),
-        await timeSeries('HTTP via gateway, concurrency 8', 6000, 8, http),
-      ];
-    } finally {
-      await nats.drain();
-      await stack.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
   },
 };
 

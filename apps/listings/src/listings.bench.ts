@@ -1,32 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { IngestAdvertsReply, ProjectionStatusReply } from '@immo/contracts';
-import { startStack, type RunningStack } from '@immo/stack';
-import { freePort, timeSeries, type Measurement, type Scenario } from '@immo/testing';
+import { withTemporaryStack, type RunningStack } from '@immo/stack';
+import { timeSeries, type Measurement, type Scenario } from '@immo/testing';
 import { generateDataset } from '../demo/generate-snapshots';
 
 const ROOT = resolve(__dirname, '..', '..', '..', '..');
 const SNAPSHOTS = 50_000;
 const BATCH = 1000;
 
-async function withStack<T>(run: (stack: RunningStack) => Promise<T>): Promise<T> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-listings-'));
-  const stack = await startStack({
-    root: ROOT,
-    dataDir,
-    port: await freePort(),
-    natsPort: await freePort(),
-    healthPortBase: 0,
-    output: { logDir: join(dataDir, 'logs') },
-  });
-  try {
-    return await run(stack);
-  } finally {
-    await stack.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
+const withStack = <T>(run: (stack: RunningStack) => Promise<T>) => withTemporaryStack(ROOT, run);
 
 async function status(stack: RunningStack): Promise<ProjectionStatusReply> {
   const response = await fetch(`${stack.baseUrl}/admin/read-models/properties/status`, { headers: { 'X-API-KEY': stack.adminApiKey } });

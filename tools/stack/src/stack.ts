@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { connect as tcpConnect } from 'node:net';
 import { join, resolve } from 'node:path';
-import { findNatsServer } from '@immo/testing';
+import { findNatsServer, freePort } from '@immo/testing';
 
 export const APP_NAMES = ['listings', 'geo', 'searches', 'notifier', 'gateway'] as const;
 export type AppName = (typeof APP_NAMES)[number];
@@ -176,5 +177,24 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   } catch (error) {
     await stopAll();
     throw error;
+  }
+}
+
+/** Runs `run` against a stack on free ports with a throw-away data directory (benchmarks). */
+export async function withTemporaryStack<T>(root: string, run: (stack: RunningStack) => Promise<T>): Promise<T> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'stack-'));
+  const stack = await startStack({
+    root,
+    dataDir,
+    port: await freePort(),
+    natsPort: await freePort(),
+    healthPortBase: 0,
+    output: { logDir: join(dataDir, 'logs') },
+  });
+  try {
+    return await run(stack);
+  } finally {
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -21,33 +21,12 @@
  * - `hasGroupedByZipcode`: `groupedCityZipcodes` holds more than one code.
  * - `cityParentId`: id of the parent commune for an arrondissement, null otherwise.
  */
+import type { City, CityRef as CodeRef } from '@immo/contracts';
 import type { LatLon } from './geo-math';
 import { FRANCE, type CommuneRecord, type DepartmentRecord, type RegionRecord } from './reference-data';
 
-export interface CodeRef {
-  code: string;
-  id: number;
-  name: string;
-}
-
-export interface City {
-  id: number;
-  cityParentId: number | null;
-  name: string;
-  originalName: string;
-  insee: string;
-  zipcode: string | null;
-  open: boolean;
-  hasGroupedByName: boolean;
-  hasGroupedByZipcode: boolean;
-  groupedCityNames: string[];
-  groupedCityZipcodes: string[];
-  country: CodeRef;
-  department: CodeRef;
-  region: CodeRef;
-  /** Null for the few communes no source locates (see reference-data.ts). */
-  locations: LatLon | null;
-}
+// The City object is the contract's (property documents embed it); `CodeRef` is its {code, id, name}.
+export type { City, CityRef as CodeRef } from '@immo/contracts';
 
 export interface CityParentRef {
   '@id': string;

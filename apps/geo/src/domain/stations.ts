@@ -16,22 +16,12 @@
  *   lines: Paris metro 101–114 (3bis 131, 7bis 171), RER 201–205, tram 301–332, then one hundred
  *   block per other network (Lyon 401+, Marseille 501+, Toulouse 601+, Lille 701+, Bordeaux 801+).
  */
+import type { Station, StationLine } from '@immo/contracts';
 import { GeoValidationError } from './domain-errors';
 import { type LatLon, haversineKm, isValidLatLon } from './geo-math';
 
-export interface StationLine {
-  id: number;
-  name: string;
-  number: string;
-  color: string;
-  routeName: string;
-}
-
-export interface Station {
-  id: number;
-  name: string;
-  lines: StationLine[];
-}
+// The public shapes are the contract's: property documents embed these stations as they are.
+export type { Station, StationLine } from '@immo/contracts';
 
 // Matches the stations-near request contract (libs/contracts geo-queries).
 export const STATIONS_MAX_RADIUS_KM = 20;
