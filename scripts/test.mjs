@@ -2,6 +2,7 @@
 // `npm test`: type check, lint, build, then every Jest tier (unit, integration with a real
 // nats-server on free ports, end-to-end through the gateway). Extra arguments go to Jest.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, ensureDependencies, ensureNatsServer, root } from './prerequisites.mjs';
 
@@ -32,4 +33,16 @@ step('Nx project graph', bin('nx'), ['show', 'projects']);
 step('lint (Nx module boundaries, zero warnings)', bin('eslint'), ['.', '--max-warnings=0']);
 console.log('\n▶ build');
 build();
-step('jest (unit, integration, end-to-end)', bin('jest'), ['--ci', ...process.argv.slice(2)]);
+const resultsFile = join(root, 'coverage', 'jest-results.json');
+const jest = spawnSync(bin('jest'), ['--ci', '--json', `--outputFile=${resultsFile}`, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+try {
+  const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
+  const skipped = results.numPendingTests + results.numTodoTests;
+  console.log(`\njest: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${skipped} skipped`);
+} catch {
+  console.log('\njest: no results were written');
+}
+if (jest.status !== 0) {
+  console.error('✖ jest (unit, integration, end-to-end) failed');
+  process.exit(jest.status ?? 1);
+}
