@@ -2,7 +2,7 @@
 // `npm test`: type check, lint, build, then every Jest tier (unit, integration with a real
 // nats-server on free ports, end-to-end through the gateway). Extra arguments go to Jest.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, ensureDependencies, ensureNatsServer, root } from './prerequisites.mjs';
 
@@ -33,6 +33,7 @@ step('Nx project graph', bin('nx'), ['show', 'projects']);
 step('lint (Nx module boundaries, zero warnings)', bin('eslint'), ['.', '--max-warnings=0']);
 console.log('\n▶ build');
 build();
+mkdirSync(join(root, 'coverage'), { recursive: true });
 const resultsFile = join(root, 'coverage', 'jest-results.json');
 const jest = spawnSync(bin('jest'), ['--ci', '--json', `--outputFile=${resultsFile}`, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
 try {
