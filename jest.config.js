@@ -27,6 +27,8 @@ module.exports = {
   moduleNameMapper,
   testTimeout: 30000,
   maxWorkers: 2,
+  // Test names in the output show which adapter each contract suite ran against.
+  verbose: true,
   // Child processes and NATS connections are stopped in afterAll hooks; this only guards CI
   // against a stray handle keeping the run open after every result is in.
   forceExit: true,

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { GEO_SUBJECTS } from '@immo/contracts';
 import { connectNats, NatsRpcClient } from '@immo/service-kit';
 import { withTemporaryStack } from '@immo/stack';
-import { timeSeries, type Measurement, type Scenario } from '@immo/testing';
+import { httpGet, timeSeries, type Measurement, type Scenario } from '@immo/testing';
 import { benchAutocomplete } from './domain/autocomplete.bench';
 import { buildAutocompleteIndex, createPoiSource, getCityDirectory } from './domain';
 import { GeoQueriesController } from './geo-queries.controller';
@@ -63,9 +63,8 @@ const roundTrip: Scenario = {
         const rpc = new NatsRpcClient(nats, 2000);
         const headers = { 'X-API-KEY': stack.apiKey };
         const http = async () => {
-          const response = await fetch(`${stack.baseUrl}/departments/75`, { headers });
+          const response = await httpGet(`${stack.baseUrl}/departments/75`, headers);
           if (response.status !== 200) throw new Error(`unexpected status ${response.status}`);
-          await response.arrayBuffer();
         };
         // Warm up every path before measuring.
         for (let i = 0; i < 300; i++) await http();

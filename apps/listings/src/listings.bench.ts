@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { IngestAdvertsReply, ProjectionStatusReply } from '@immo/contracts';
 import { withTemporaryStack, type RunningStack } from '@immo/stack';
-import { timeSeries, type Measurement, type Scenario } from '@immo/testing';
+import { httpGet, timeSeries, type Measurement, type Scenario } from '@immo/testing';
 import { generateDataset } from '../demo/generate-snapshots';
 
 const ROOT = resolve(__dirname, '..', '..', '..', '..');
@@ -92,9 +92,8 @@ const propertyById: Scenario = {
         ids.push(...body['hydra:member'].map((member) => member.uuid));
       }
       const get = async (i: number) => {
-        const response = await fetch(`${stack.baseUrl}/documents/properties/${ids[i % ids.length]}`, { headers });
+        const response = await httpGet(`${stack.baseUrl}/documents/properties/${ids[i % ids.length]}`, headers);
         if (response.status !== 200) throw new Error(`status ${response.status}`);
-        await response.arrayBuffer();
       };
       await timeSeries('warm-up', 500, 8, get);
       return [

@@ -1,3 +1,4 @@
 export * from './nats-server';
 export * from './nats-binary';
 export * from './bench-harness';
+export * from './http-client';
