@@ -383,6 +383,9 @@ describe('event store mapping', () => {
     // then
     expect(first.map((e) => e.id)).toEqual(retry.map((e) => e.id));
     expect(first[0]?.id).not.toBe(later[0]?.id);
+    // Another decision at the same revision (a racing writer) must not look like a retry.
+    const other = toEventData(id, -1, decide(aSnapshot({ price: 1_000_000 }), null));
+    expect(other[0]?.id).not.toBe(first[0]?.id);
     expect(first[0]).toMatchObject({ type: 'AdvertPublished.v1', metadata: { advertId: id, correlationId: 'c' } });
   });
 

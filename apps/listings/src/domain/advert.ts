@@ -561,10 +561,12 @@ function entry(
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Event-store records for the events `decide` returned. Ids derive from the advert and the
- * revision each event will take, so retrying the same append after a timeout is deduplicated by
- * the store, and a concurrent writer deciding on the same revision fails on the expected revision
- * instead of doubling events.
+ * Event-store records for the events `decide` returned. Ids derive from the advert, the revision
+ * each event will take and the event's content: retrying the same append after a timeout gives
+ * the same ids and is deduplicated by the store, while a concurrent writer that decided something
+ * else at the same revision gets other ids, hence a wrong-expected-version failure and a fresh
+ * decision. (Ids from the revision alone would make the store take the second writer's different
+ * change for a retry of the first and drop it.)
  *
  * @param lastRevision the stream's last revision when the state was read (`state.version - 1`,
  *   or -1 for a new stream).
@@ -581,7 +583,7 @@ export function toEventData(
     if (event === undefined) continue;
     const revision = lastRevision + 1 + i;
     out.push({
-      id: uuidv5(`${advertId}:${revision}`, ADVERT_EVENT_ID_NAMESPACE),
+      id: uuidv5(`${advertId}:${revision}:${event.type}:${JSON.stringify(event.data)}`, ADVERT_EVENT_ID_NAMESPACE),
       type: event.type,
       data: event.data,
       metadata: { advertId, ...metadata },

@@ -1,0 +1,122 @@
+import { connect, type NatsConnection } from 'nats';
+import { JetStreamEventStore } from '@immo/event-store';
+import type { AdvertSnapshot, City } from '@immo/contracts';
+import { startNatsServer, type RunningNatsServer } from '@immo/testing';
+import { ADVERT_EVENT_TYPES, PropertyMatcher, advertStreamName, replay, fromRecordedEvent } from '../domain';
+import { aSnapshot } from '../domain/snapshot.fixture';
+import type { GeoLookup } from '../geo/geo-directory.client';
+import { IngestionService } from './ingestion.service';
+
+const LYON: Pick<City, 'insee'> = { insee: '69123' };
+
+/** Geo stand-in: Lyon exists, `69003 Lyon` resolves to it, nothing else does. */
+const geo: GeoLookup = {
+  async cityByInsee(insee) {
+    return insee === LYON.insee ? ({ insee } as City) : null;
+  },
+  async inseeOf(zipcode, name) {
+    return zipcode === '69003' && name.toLowerCase() === 'lyon' ? LYON.insee : null;
+  },
+  async stationsNear() {
+    return [];
+  },
+};
+
+describe('IngestionService (real JetStream event store)', () => {
+  let server: RunningNatsServer;
+  let nats: NatsConnection;
+  let eventStore: JetStreamEventStore;
+  let counter = 0;
+  const now = () => new Date('2026-06-01T00:00:00Z');
+  /** A snapshot of a flat nobody else uses in this file. */
+  const fresh = (overrides: Partial<AdvertSnapshot> = {}) => {
+    counter++;
+    return aSnapshot({
+      reference: `REF-${counter}`,
+      url: `https://synthetic-portal-a.example/annonces/REF-${counter}`,
+      surface: 40 + counter * 7,
+      ...overrides,
+    });
+  };
+
+  beforeAll(async () => {
+    server = await startNatsServer();
+    nats = await connect({ servers: server.url });
+    eventStore = await JetStreamEventStore.connect({ servers: nats, streamName: 'INGESTION_TEST', subjectPrefix: 'es.ingestion' });
+  });
+
+  afterAll(async () => {
+    await eventStore?.close();
+    await nats?.drain();
+    await server?.stop();
+  });
+
+  it('groups two listings of one good sent in the same batch into one property', async () => {
+    const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), now);
+    const agency = fresh();
+    const owner = { ...agency, site: 'synthetic-portal-b', reference: 'B-1', url: 'https://synthetic-portal-b.example/1', publisher: { name: 'Particulier', category: 'owner', type: 0 as const } };
+    const reply = await ingestion.ingest([agency, owner]);
+    expect(reply.accepted).toBe(2);
+    const [first, second] = reply.results;
+    expect(first?.status === 'accepted' && second?.status === 'accepted' && first.propertyId === second.propertyId).toBe(true);
+  });
+
+  it('resolves a commune given by postal code and name, and warns about one it cannot resolve', async () => {
+    const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), now);
+    const reply = await ingestion.ingest([
+      fresh({ commune: { zipcode: '69003', name: 'LYON' } }),
+      fresh({ commune: { zipcode: '99999', name: 'Nulle-Part' } }),
+    ]);
+    const [resolved, unknown] = reply.results;
+    expect(resolved).toMatchObject({ status: 'accepted', warnings: [] });
+    expect(unknown).toMatchObject({ status: 'accepted', warnings: [expect.stringMatching(/Nulle-Part.*99999/)] });
+    const events = await eventStore.readStream(advertStreamName(resolved?.advertId ?? ''));
+    expect(replay(events.map(fromRecordedEvent))?.commune.insee).toBe('69123');
+  });
+
+  it('loses no update when two instances write the same advert (expected revision)', async () => {
+    const a = new IngestionService(eventStore, geo, new PropertyMatcher(), now);
+    const b = new IngestionService(eventStore, geo, new PropertyMatcher(), now);
+    const original = fresh({ seenAt: '2026-05-01T00:00:00Z' });
+    await a.ingest([original]);
+    // b writes a recrawl: a's cached revision is now stale.
+    await b.ingest([{ ...original, seenAt: '2026-05-02T00:00:00Z' }]);
+    // a's append at its stale revision fails, a re-reads and re-decides: the price change lands.
+    const fromA = await a.ingest([{ ...original, price: 280_000, seenAt: '2026-05-03T00:00:00Z' }]);
+    expect(fromA.results[0]).toMatchObject({ status: 'accepted', events: [ADVERT_EVENT_TYPES.priceChanged] });
+    // Now b is stale; its decision (price and surface) is retaken on the fresh state: only the surface is new.
+    const reply = await b.ingest([{ ...original, price: 280_000, surface: (original.surface ?? 0) + 1, seenAt: '2026-05-04T00:00:00Z' }]);
+    expect(reply.results[0]).toMatchObject({ status: 'accepted', events: [ADVERT_EVENT_TYPES.surfaceChanged] });
+    const advertId = reply.results[0]?.advertId ?? '';
+    const types = (await eventStore.readStream(advertStreamName(advertId))).map((event) => event.type);
+    expect(types).toEqual([
+      ADVERT_EVENT_TYPES.published,
+      ADVERT_EVENT_TYPES.assignedToProperty,
+      ADVERT_EVENT_TYPES.recrawled,
+      ADVERT_EVENT_TYPES.priceChanged,
+      ADVERT_EVENT_TYPES.surfaceChanged,
+    ]);
+  });
+
+  it('expires adverts whose announced expiry passed without a new crawl, once', async () => {
+    const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), now);
+    const due = fresh({ seenAt: '2026-05-01T00:00:00Z', expiredAt: '2026-05-15T00:00:00Z' });
+    const later = fresh({ seenAt: '2026-05-01T00:00:00Z', expiredAt: '2026-07-15T00:00:00Z' });
+    const reply = await ingestion.ingest([due, later]);
+    const states = await Promise.all(
+      reply.results.map(async (result) => replay((await eventStore.readStream(advertStreamName(result.advertId ?? ''))).map(fromRecordedEvent))),
+    );
+    expect(await ingestion.expireDue(states.filter((s) => s !== null))).toBe(1);
+    const expired = replay((await eventStore.readStream(advertStreamName(reply.results[0]?.advertId ?? ''))).map(fromRecordedEvent));
+    expect(expired?.expired).toBe(true);
+    // The sweep sees fresh states next time; an expired advert yields nothing.
+    expect(await ingestion.expireDue([expired!])).toBe(0);
+  });
+
+  it('rejects invalid snapshots without appending anything for them', async () => {
+    const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), now);
+    const bad = { ...fresh(), price: -1 };
+    const reply = await ingestion.ingest([bad]);
+    expect(reply.results[0]).toMatchObject({ status: 'rejected', violations: [expect.objectContaining({ propertyPath: 'price' })] });
+  });
+});
