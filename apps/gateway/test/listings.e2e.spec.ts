@@ -407,6 +407,34 @@ describe('listings end to end (ingestion, projection, reads, integration events)
       expect((tooMany.body as Problem).violations?.map((v) => v.propertyPath)).toEqual(['itemsPerPage']);
     });
   });
+  it('announces the new property and its adverts on JetStream', async () => {
+    expect(propertyId).not.toBe('');
+    const created = (await integrationEvents('listings.events.property-created.v1')) as unknown as { propertyId: string; document: PropertyDocument }[];
+    const ours = created.filter((event) => event.propertyId === propertyId);
+    expect(ours).toHaveLength(1);
+    expect(ours[0]?.document.uuid).toBe(propertyId);
+    // One creation per advert of the property (later tests may have added listings of the same flat).
+    const adCreated = (await integrationEvents('listings.events.advert.property.ad.create.v1')).filter((event) => event.propertyId === propertyId);
+    const document = await documentOf(fixture, propertyId);
+    expect(adCreated.map((event) => event.advertId).sort()).toEqual(document.adverts.map((advert) => advert.uuid).sort());
+    expect(new Set(adCreated.map((event) => event.id)).size).toBe(adCreated.length);
+  });
+
+  it('rebuilds the property read model from the event log into the same documents', async () => {
+    expect(propertyId).not.toBe('');
+    const before = await documentOf(fixture, propertyId);
+    const countBefore = await totalProperties(fixture);
+    const rebuild = await fixture.send('POST', '/admin/read-models/properties/rebuild', {}, adminHeaders(fixture));
+    expect(rebuild.status).toBe(202);
+    const after = await eventually(async () => {
+      const response = await fixture.get(`/documents/properties/${propertyId}`);
+      if (response.status !== 200) throw new Error(`status ${response.status}`);
+      if ((await totalProperties(fixture)) !== countBefore) throw new Error('rebuild still running');
+      return response.body as PropertyDocument;
+    });
+    expect(after).toEqual(before);
+    expect((await fixture.send('POST', '/admin/read-models/properties/rebuild', {}, { 'X-API-KEY': fixture.stack.apiKey })).status).toBe(403);
+  });
 });
 
 describe('listings persistence across a restart', () => {
