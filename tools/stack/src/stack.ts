@@ -96,6 +96,33 @@ function stopProcess(child: ChildProcess, graceMs = 10_000): Promise<void> {
 }
 
 /**
+ * A nats-server left running on this data directory by a launcher that was killed outright
+ * (its apps exit by themselves, a nats-server cannot). Identified by its pid file and command
+ * line, so nothing else is ever signalled.
+ */
+async function stopLeftoverNatsServer(pidFile: string, storeDir: string): Promise<void> {
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  if (!Number.isInteger(pid) || pid <= 1) return;
+  let commandLine = '';
+  try {
+    commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return;
+  }
+  if (!commandLine.includes('nats-server') || !commandLine.includes(storeDir)) return;
+  process.kill(pid, 'SIGTERM');
+  for (let i = 0; i < 50; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
  * Runs the embedded stack: a local nats-server with JetStream and the five apps as separate
  * processes, all state under one data directory. Used by `npm start` and the end-to-end tests.
  */
@@ -105,13 +132,21 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const apiKey = ensureApiKey(dataDir);
   const adminApiKey = ensureApiKey(dataDir, 'admin-api-key');
   const children = new Map<string, ChildProcess>();
-  // Spawn wants file descriptors, so each log stream is opened before its process starts.
-  const openLog = async (name: string): Promise<'inherit' | ['ignore', number, number]> => {
-    if (options.output === 'inherit') return 'inherit';
+  // Spawn wants file descriptors, so each log file is opened before its process starts; the
+  // child keeps its own copy, the parent closes its one once the child is spawned.
+  const openLog = async (name: string): Promise<{ stdio: 'inherit' | ['ignore', number, number]; close(): void }> => {
+    if (options.output === 'inherit') return { stdio: 'inherit', close: () => undefined };
     mkdirSync(options.output.logDir, { recursive: true });
     const stream = createWriteStream(join(options.output.logDir, `${name}.log`), { flags: 'a' });
     const fd = await new Promise<number>((done) => stream.once('open', done));
-    return ['ignore', fd, fd];
+    return { stdio: ['ignore', fd, fd], close: () => stream.close() };
+  };
+  const launch = async (name: string, command: string, args: string[], env: NodeJS.ProcessEnv): Promise<ChildProcess> => {
+    const log = await openLog(name);
+    const child = spawn(command, args, { env, stdio: log.stdio });
+    log.close();
+    children.set(name, child);
+    return child;
   };
 
   const stopAll = async () => {
@@ -128,10 +163,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       if (!binary) throw new Error('nats-server is not installed: run `sudo apt-get install -y nats-server`');
       const storeDir = join(dataDir, 'nats');
       mkdirSync(storeDir, { recursive: true });
-      const nats = spawn(binary, ['-a', '127.0.0.1', '-p', String(options.natsPort), '-js', '-sd', storeDir], {
-        stdio: await openLog('nats-server'),
-      });
-      children.set('nats-server', nats);
+      const pidFile = join(storeDir, 'nats-server.pid');
+      await stopLeftoverNatsServer(pidFile, storeDir);
+      await launch('nats-server', binary, ['-a', '127.0.0.1', '-p', String(options.natsPort), '-js', '-sd', storeDir, '-P', pidFile], process.env);
       await waitForPort(options.natsPort, 10_000);
       natsUrl = `nats://127.0.0.1:${options.natsPort}`;
     }
@@ -143,17 +177,16 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         ...options.env,
         NATS_URL: natsUrl,
         DATA_DIR: dataDir,
+        // The apps exit on their own if this launcher dies without stopping them.
+        EXIT_WITH_PARENT_PID: String(process.pid),
       };
       if (name === 'gateway') {
         env['PORT'] = String(options.port);
         env['ADMIN_API_KEY'] = adminApiKey;
+      } else {
+        env['HEALTH_PORT'] = options.healthPortBase > 0 ? String(options.healthPortBase + serviceNames.indexOf(name)) : '0';
       }
-      else env['HEALTH_PORT'] = options.healthPortBase > 0 ? String(options.healthPortBase + serviceNames.indexOf(name)) : '0';
-      const child = spawn(process.execPath, ['--enable-source-maps', join(options.root, 'dist', 'apps', name, 'src', 'main.js')], {
-        env,
-        stdio: await openLog(name),
-      });
-      children.set(name, child);
+      await launch(name, process.execPath, ['--enable-source-maps', join(options.root, 'dist', 'apps', name, 'src', 'main.js')], env);
     }
 
     const baseUrl = `http://127.0.0.1:${options.port}`;

@@ -49,8 +49,25 @@ export async function runService(service: ServiceName, config: ServiceConfig, ro
   return app;
 }
 
+/**
+ * When a launcher (npm start, the end-to-end tests) names itself in EXIT_WITH_PARENT_PID, the
+ * process exits once that launcher is gone, so a killed launcher leaves no app behind.
+ */
+function exitWithParent(): void {
+  const parent = Number(process.env['EXIT_WITH_PARENT_PID']);
+  if (!Number.isInteger(parent) || parent <= 1) return;
+  setInterval(() => {
+    try {
+      process.kill(parent, 0);
+    } catch {
+      process.kill(process.pid, 'SIGTERM');
+    }
+  }, 1000).unref();
+}
+
 /** Runs a process entry point; any start-up failure prints one line and exits non-zero. */
 export function runMain(name: string, main: () => Promise<unknown>): void {
+  exitWithParent();
   main().catch((error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`[${name}] failed to start: ${message}\n`);
