@@ -67,6 +67,13 @@ describe('foundation end to end (whole stack over HTTP)', () => {
     expect(details['notifier']).toMatchObject({ status: 'down', message: 'no instance is answering' });
     expect(details['geo']?.status).toBe('up');
   });
+
+  it('answers an API call with a 503 problem naming the service when no instance of it runs', async () => {
+    await fixture.stack.stopApp('geo');
+    const response = await fixture.get('/cities?insee=69123');
+    expect(response.status).toBe(503);
+    expect(response.body).toMatchObject({ '@type': 'hydra:Error', status: 503, detail: 'The geo service is unavailable.' });
+  });
 });
 
 describe('service start-up failures', () => {
