@@ -6,21 +6,11 @@
  */
 import { buildAutocompleteIndex } from './autocomplete';
 import { type CityDirectory, getCityDirectory } from './city-directory';
+import { seededRandom } from './points-of-interest';
 import { foldAccents } from './text-normalise';
 
 const QUERY_COUNT = 4000;
 const WARM_UP_ROUNDS = 1;
-
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function autocompleteBenchQueries(
   count = QUERY_COUNT,

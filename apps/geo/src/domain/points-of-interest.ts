@@ -152,7 +152,7 @@ function fnv1a(text: string): number {
 }
 
 /** Mulberry32: tiny, fast, and good enough to scatter points; not for anything secret. */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
