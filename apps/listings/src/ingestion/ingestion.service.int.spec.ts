@@ -113,6 +113,19 @@ describe('IngestionService (real JetStream event store)', () => {
     expect(await ingestion.expireDue([expired!])).toBe(0);
   });
 
+  it('keeps going when geo is down: an INSEE code is taken as given, a postal code + name is refused for now', async () => {
+    const down: GeoLookup = {
+      cityByInsee: () => Promise.reject(new Error('No service answers geo.query.city-by-insee.v1')),
+      inseeOf: () => Promise.reject(new Error('No service answers geo.query.city-by-zipcode-and-name.v1')),
+      stationsNear: () => Promise.reject(new Error('down')),
+    };
+    const ingestion = new IngestionService(eventStore, down, new PropertyMatcher(), now);
+    const reply = await ingestion.ingest([fresh(), fresh({ commune: { zipcode: '69003', name: 'Lyon' } })]);
+    expect(reply.results[0]).toMatchObject({ status: 'accepted', events: [ADVERT_EVENT_TYPES.published, ADVERT_EVENT_TYPES.assignedToProperty] });
+    expect(reply.results[1]).toMatchObject({ status: 'rejected', violations: [{ propertyPath: 'commune', message: expect.stringMatching(/retry later/) }] });
+    expect(await eventStore.readStream(advertStreamName(reply.results[1]?.advertId ?? ''))).toEqual([]);
+  });
+
   it('rejects invalid snapshots without appending anything for them', async () => {
     const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), now);
     const bad = { ...fresh(), price: -1 };

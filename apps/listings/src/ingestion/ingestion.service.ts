@@ -65,9 +65,9 @@ export class IngestionService {
       else results[index] = { index, status: 'rejected', advertId: null, violations: validation.violations };
     }
 
-    await this.resolveCommunes(work);
+    const resolved = await this.resolveCommunes(work, results);
 
-    const queue = work.values();
+    const queue = resolved.values();
     const worker = async () => {
       for (let step = queue.next(); !step.done; step = queue.next()) {
         const item = step.value;
@@ -86,7 +86,7 @@ export class IngestionService {
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, work.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, resolved.length) }, worker));
 
     const accepted = results.filter((r) => r.status === 'accepted');
     return {
@@ -112,23 +112,40 @@ export class IngestionService {
     return expired;
   }
 
-  /** One geo request per distinct commune in the batch (and cached across batches). */
-  private async resolveCommunes(work: { snapshot: AdvertSnapshot; warnings: string[] }[]): Promise<void> {
+  /**
+   * One geo request per distinct commune in the batch (and cached across batches). When geo does
+   * not answer, an INSEE code is taken as given (the projection resolves the city later), but a
+   * postal code + name cannot be resolved: that item is rejected with "retry later".
+   */
+  private async resolveCommunes(work: { index: number; snapshot: AdvertSnapshot; warnings: string[] }[], results: IngestItemResult[]): Promise<typeof work> {
+    const unresolvable = new Set<number>();
     await Promise.all(
       work.map(async (item) => {
         const commune = item.snapshot.commune;
-        if (commune.insee) {
-          const city = await this.geo.cityByInsee(commune.insee);
-          if (!city) item.warnings.push(`commune: unknown INSEE code ${commune.insee}; the city stays unresolved`);
-          return;
-        }
-        if (commune.zipcode && commune.name) {
-          const insee = await this.geo.inseeOf(commune.zipcode, commune.name);
-          if (insee) item.snapshot = { ...item.snapshot, commune: { ...commune, insee } };
-          else item.warnings.push(`commune: no commune named "${commune.name}" has postal code ${commune.zipcode}; the city stays unresolved`);
+        try {
+          if (commune.insee) {
+            const city = await this.geo.cityByInsee(commune.insee);
+            if (!city) item.warnings.push(`commune: unknown INSEE code ${commune.insee}; the city stays unresolved`);
+            return;
+          }
+          if (commune.zipcode && commune.name) {
+            const insee = await this.geo.inseeOf(commune.zipcode, commune.name);
+            if (insee) item.snapshot = { ...item.snapshot, commune: { ...commune, insee } };
+            else item.warnings.push(`commune: no commune named "${commune.name}" has postal code ${commune.zipcode}; the city stays unresolved`);
+          }
+        } catch (error) {
+          if (commune.insee) return;
+          unresolvable.add(item.index);
+          results[item.index] = {
+            index: item.index,
+            status: 'rejected',
+            advertId: advertIdOf(item.snapshot),
+            violations: [{ propertyPath: 'commune', message: `cannot be resolved now (geo service: ${error instanceof Error ? error.message : String(error)}); retry later` }],
+          };
         }
       }),
     );
+    return work.filter((item) => !unresolvable.has(item.index));
   }
 
   private applySnapshot(snapshot: AdvertSnapshot): Promise<Outcome> {
