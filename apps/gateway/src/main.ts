@@ -4,7 +4,6 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { Logger } from '@nestjs/common';
 import { connectNats, gatewayConfigSchema, loadConfig, logLevelsUpTo, runMain } from '@immo/service-kit';
 import { GatewayModule } from './app.module';
-import { installFastifyErrorHandling } from './http/fastify-errors';
 
 runMain('gateway', async () => {
   const config = loadConfig('gateway', gatewayConfigSchema);
@@ -14,7 +13,6 @@ runMain('gateway', async () => {
     // Bracket query strings are parsed per route with bounds (BracketQuery); skip Fastify's parser.
     routerOptions: { querystringParser: () => ({}) },
   });
-  installFastifyErrorHandling(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(config, nats), adapter, {
     logger: logLevelsUpTo(config.LOG_LEVEL),
   });
