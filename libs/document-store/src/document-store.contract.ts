@@ -379,6 +379,52 @@ export function describeDocumentStoreContract(
       });
     });
 
+    describe('commit', () => {
+      const MARKS: CollectionSpec = { name: 'contract_marks', indexes: [] };
+      type Mark = StoredDocument & { position: number };
+
+      it('writes to several collections at once, keeping the revision guard', async () => {
+        const items = await listings();
+        const marks = await emptyCollection<Mark>(MARKS);
+        const first = FIXTURES[0] as Listing;
+        const outcomes = await store.commit([
+          { collection: LISTINGS.name, upsert: { ...first, revision: first.revision + 1, price: 1 } as Listing },
+          { collection: LISTINGS.name, upsert: { ...first, revision: first.revision, price: 2 } as Listing },
+          { collection: LISTINGS.name, deleteId: 'missing' },
+          { collection: LISTINGS.name, deleteId: (FIXTURES[1] as Listing)._id },
+          { collection: MARKS.name, upsert: { _id: 'checkpoint', revision: 7, position: 7 } as Mark },
+        ]);
+        expect(outcomes).toEqual(['updated', 'stale', 'absent', 'deleted', 'inserted']);
+        expect((await items.findById(first._id))?.price).toBe(1);
+        expect(await items.findById((FIXTURES[1] as Listing)._id)).toBeNull();
+        expect(await marks.findById('checkpoint')).toEqual({ _id: 'checkpoint', revision: 7, position: 7 });
+        expect(await store.commit([])).toEqual([]);
+      });
+
+      it('lets later writes of a commit see the earlier ones', async () => {
+        const marks = await emptyCollection<Mark>(MARKS);
+        const outcomes = await store.commit([
+          { collection: MARKS.name, upsert: { _id: 'm', revision: 1, position: 1 } as Mark },
+          { collection: MARKS.name, upsert: { _id: 'm', revision: 1, position: 9 } as Mark },
+          { collection: MARKS.name, deleteId: 'm' },
+          { collection: MARKS.name, upsert: { _id: 'm', revision: 1, position: 3 } as Mark },
+        ]);
+        expect(outcomes).toEqual(['inserted', 'stale', 'deleted', 'inserted']);
+        expect(await marks.findById('m')).toEqual({ _id: 'm', revision: 1, position: 3 });
+      });
+
+      it('rejects a malformed document before writing anything', async () => {
+        const marks = await emptyCollection<Mark>(MARKS);
+        await expect(
+          store.commit([
+            { collection: MARKS.name, upsert: { _id: 'ok', revision: 1, position: 1 } as Mark },
+            { collection: MARKS.name, upsert: { _id: 'bad', revision: 'one' } as unknown as Mark },
+          ]),
+        ).rejects.toThrow();
+        expect(await marks.count({})).toBe(0);
+      });
+    });
+
     describe('delete', () => {
       it('deletes by id, by filter, and clears', async () => {
         const c = await listings();

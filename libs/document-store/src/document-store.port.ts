@@ -37,6 +37,7 @@ export interface FindOptions {
 }
 
 export type UpsertOutcome = 'inserted' | 'updated' | 'stale';
+export type CommitOutcome = UpsertOutcome | 'deleted' | 'absent';
 
 export interface DocumentCollection<T extends StoredDocument = StoredDocument> {
   readonly name: string;
@@ -56,9 +57,22 @@ export interface DocumentCollection<T extends StoredDocument = StoredDocument> {
   clear(): Promise<void>;
 }
 
+/** One write of a {@link DocumentStore.commit}: an upsert (revision-guarded) or a deletion by id. */
+export type DocumentWrite =
+  | { collection: string; upsert: StoredDocument }
+  | { collection: string; deleteId: string };
+
 export interface DocumentStore {
   collection<T extends StoredDocument>(spec: CollectionSpec): DocumentCollection<T>;
-  /** Make what is in memory durable (no-op where the store is durable already). */
+  /**
+   * Applies writes to collections opened with `collection()` as one transaction: after a crash
+   * at any instant either all of them are stored or none. Upserts keep their revision guard (a
+   * stale one is skipped, the others still apply). A projection commits its documents and its
+   * checkpoint this way, so replay from the stored checkpoint always starts from a state that
+   * matches it. Answers one outcome per write (`deleted` / `absent` for deletions).
+   */
+  commit(writes: readonly DocumentWrite[]): Promise<CommitOutcome[]>;
+  /** Makes committed writes durable against a machine crash (they already survive a process crash). */
   flush(): Promise<void>;
   isReady(): Promise<boolean>;
   close(): Promise<void>;

@@ -32,3 +32,15 @@ function safeStringify(value: unknown): string {
     return String(value);
   }
 }
+
+/**
+ * A commit could not be made durable (disk full, I/O error). What the process holds in memory
+ * may now be ahead of the disk, so the store refuses further work; a restart reloads what was
+ * stored and the callers' replay (projections resume from their stored checkpoint) redoes the rest.
+ */
+export class DocumentStoreFailedError extends Error {
+  override readonly name = 'DocumentStoreFailedError';
+  constructor(readonly reason: unknown) {
+    super(`The document store failed to persist a commit and must be reopened: ${String(reason)}`);
+  }
+}

@@ -1,7 +1,9 @@
 import { Aggregator, Query } from 'mingo';
 import type {
   CollectionSpec,
+  CommitOutcome,
   DocumentCollection,
+  DocumentWrite,
   Filter,
   FindOptions,
   IndexSpec,
@@ -17,10 +19,13 @@ import { nearestDistance, normalizeGeoFilter } from '../geo/geo-query';
 import { indexFields, indexName } from '../index-spec';
 import { sortByKeys, sortDocuments } from './bson-order';
 import { type CandidatePlan, type IndexLookup, planCandidates } from './candidate-planner';
+import type { BodyStore } from './body-store';
 import { cloneDocument } from './clone';
 import { compileFilter } from './filter-compiler';
 import { HashIndex, UniqueIndex } from './hash-index';
+import type { PersistOp } from './lmdb-persistence';
 import { MINGO_OPTIONS } from './mingo-context';
+import { type Skeleton, filterPaths, pathsCovered, skeletonOf, sortPaths } from './skeleton';
 
 /** Counters that show whether queries were answered from an index or by a full scan. */
 export interface QueryStats {
@@ -37,31 +42,26 @@ export interface QueryStats {
 /** What a collection needs from the store that owns it. */
 export interface CollectionHost {
   assertOpen(): void;
-  markDirty(collection: string): void;
-  /** Stored documents of another collection, read-only, for `$lookup` and friends. */
-  documentsOf(collection: string): readonly StoredDocument[];
+  /** The store's transaction: every write of a collection goes through it. */
+  commit(writes: readonly DocumentWrite[], options?: { skipDuplicates?: boolean }): Promise<{ outcomes: CommitOutcome[]; duplicate: DuplicateKeyError | null }>;
+  /** Documents of another collection (copies), for `$lookup` and friends. */
+  documentsOf(collection: string): StoredDocument[];
 }
 
-// Stages that only read their input documents. With anything else in a pipeline (mingo's
-// `$unwind` and `$addFields` write into input documents, for instance) the inputs are copied
-// first, so stored documents are never changed by an aggregation.
-const READ_ONLY_STAGES = new Set([
-  '$match',
-  '$group',
-  '$sort',
-  '$skip',
-  '$limit',
-  '$count',
-  '$project',
-  '$sortByCount',
-  '$bucket',
-  '$bucketAuto',
-  '$facet',
-  '$sample',
-  '$geoNear',
-  '$unset',
-  '$lookup',
-]);
+/** Undoes one in-memory change when a later write of the same commit is refused. */
+export type Undo = () => void;
+
+/** Result of applying one write in memory: what to persist, if anything. */
+export interface AppliedWrite {
+  outcome: CommitOutcome;
+  op: PersistOp | null;
+}
+
+/** One candidate of a query: its skeleton, and its full document once a filter had to read it. */
+interface Candidate<T> {
+  skeleton: Skeleton;
+  doc: T | null;
+}
 
 // Stages that write into collections; the port's aggregate is a read.
 const WRITING_STAGES = new Set(['$out', '$merge']);
@@ -78,7 +78,11 @@ function emptyStats(): QueryStats {
 
 export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocument> implements DocumentCollection<T> {
   readonly name: string;
-  private readonly docs = new Map<string, T>();
+  private readonly skeletons: Map<string, Skeleton>;
+  /** Declared index paths: what skeletons hold, sorted so that stored skeletons can be compared. */
+  private paths: string[] = [];
+  private readonly hashPaths = new Set<string>();
+  /** Hash indexes are built on the first query that can use them, then kept current. */
   private readonly hashIndexes = new Map<string, HashIndex>();
   private readonly uniqueIndexes = new Map<string, UniqueIndex>();
   private readonly geoFields = new Set<string>();
@@ -87,33 +91,51 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
   constructor(
     spec: CollectionSpec,
     private readonly host: CollectionHost,
+    private readonly bodies: BodyStore,
+    /** Stored skeletons for the declared paths, or a way to rebuild them from the documents. */
+    loadSkeletons: (paths: readonly string[]) => Map<string, Skeleton>,
   ) {
     this.name = spec.name;
+    this.paths = pathsOf(spec.indexes);
+    this.skeletons = loadSkeletons(this.paths);
+    this.reloadSkeletons = loadSkeletons;
     this.declareIndexes(spec.indexes);
   }
 
+  private readonly reloadSkeletons: (paths: readonly string[]) => Map<string, Skeleton>;
+
+  /** Paths the skeletons hold (the store persists them beside the skeletons). */
+  get skeletonPaths(): readonly string[] {
+    return this.paths;
+  }
+
   /**
-   * Adds indexes not declared yet and builds them over the current documents. A unique index the
-   * documents already violate is refused, as MongoDB refuses to build it.
+   * Adds indexes not declared yet. New paths rebuild the skeletons from the documents (once per
+   * change of declarations). A unique index the documents already violate is refused, as MongoDB
+   * refuses to build it.
    */
   declareIndexes(indexes: readonly IndexSpec[]): void {
+    const paths = [...new Set([...this.paths, ...pathsOf(indexes)])].sort();
+    if (paths.length !== this.paths.length) {
+      this.paths = paths;
+      const rebuilt = this.reloadSkeletons(paths);
+      this.skeletons.clear();
+      for (const [id, skeleton] of rebuilt) this.skeletons.set(id, skeleton);
+      this.hashIndexes.clear();
+    }
     for (const spec of indexes) {
       const fields = indexFields(spec);
       const [firstPath, firstKind] = fields[0] as [string, 1 | -1 | '2dsphere'];
       if (firstKind === '2dsphere') this.geoFields.add(firstPath);
-      else if (firstPath !== '_id' && !this.hashIndexes.has(firstPath)) {
-        const index = new HashIndex(firstPath);
-        for (const [id, doc] of this.docs) index.add(id, doc);
-        this.hashIndexes.set(firstPath, index);
-      }
+      else if (firstPath !== '_id') this.hashPaths.add(firstPath);
       const name = indexName(spec);
-      const paths = fields.map(([path]) => path);
-      if (spec.unique && !this.uniqueIndexes.has(name) && !(paths.length === 1 && paths[0] === '_id')) {
-        const unique = new UniqueIndex(name, paths);
-        for (const [id, doc] of this.docs) {
-          const conflict = unique.conflict(id, doc);
+      const indexPaths = fields.map(([path]) => path);
+      if (spec.unique && !this.uniqueIndexes.has(name) && !(indexPaths.length === 1 && indexPaths[0] === '_id')) {
+        const unique = new UniqueIndex(name, indexPaths);
+        for (const [id, skeleton] of this.skeletons) {
+          const conflict = unique.conflict(id, skeleton);
           if (conflict) throw new DuplicateKeyError(this.name, name, conflict.key, id);
-          unique.add(id, doc);
+          unique.add(id, skeleton);
         }
         this.uniqueIndexes.set(name, unique);
       }
@@ -130,7 +152,7 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
 
   /** Number of stored documents. */
   get size(): number {
-    return this.docs.size;
+    return this.skeletons.size;
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
@@ -141,22 +163,27 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
     // As in MongoDB, a limit of 0 means no limit.
     const end = options.limit ? skip + Math.abs(options.limit) : undefined;
     const sorted = Boolean(options.sort && Object.keys(options.sort).length > 0);
-    let matched = this.select(normalized, sorted || near ? undefined : end);
+    const matched = this.select(normalized, sorted || near ? undefined : end);
+    // Sort on skeletons when they hold the sort keys, so only the page's documents are read.
+    const orderPaths = near ? [near.path] : sortPaths(options.sort);
+    const onSkeletons = pathsCovered(orderPaths, this.paths);
+    const subjectOf = (candidate: Candidate<T>): StoredDocument => (onSkeletons ? candidate.skeleton : this.documentOf(candidate));
+    let ordered: Candidate<T>[] = matched;
     if (options.sort && sorted) {
-      matched = sortDocuments(matched, options.sort, end);
+      const byId = new Map(matched.map((c) => [c.skeleton._id, c]));
+      ordered = sortDocuments(matched.map(subjectOf), options.sort, end).map((s) => byId.get(s._id) as Candidate<T>);
     } else if (near) {
       const parts = splitPath(near.path);
-      matched = sortByKeys(matched, (doc) => [nearestDistance(doc, parts, near.center)], [1], end);
+      ordered = sortByKeys(matched, (c) => [nearestDistance(subjectOf(c), parts, near.center)], [1], end);
     }
-    let page: readonly unknown[] = matched.slice(skip, end);
+    let page: unknown[] = ordered.slice(skip, end).map((c) => this.documentOf(c));
     if (options.projection && Object.keys(options.projection).length > 0) page = project(page, options.projection);
-    return page.map((doc) => cloneDocument(doc) as T);
+    return page as T[];
   }
 
   async findById(id: string): Promise<T | null> {
     this.host.assertOpen();
-    const doc = this.docs.get(id);
-    return doc ? cloneDocument(doc) : null;
+    return (this.bodies.read(id) as T | undefined) ?? null;
   }
 
   async count(filter: Filter): Promise<number> {
@@ -170,26 +197,22 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
     const names = stages.map(stageName);
     const writing = names.find((name) => WRITING_STAGES.has(name));
     if (writing) throw new Error(`${writing} is not supported by the embedded document store`);
-    const readOnly = names.every((name) => READ_ONLY_STAGES.has(name));
 
+    // Documents handed to mingo are copies, so even stages that write into their inputs
+    // (`$unwind`, `$addFields`) never touch stored documents.
     let source: unknown[];
     let rest = stages;
     const leadingMatch = stages[0]?.['$match'];
     if (isPlainObject(leadingMatch)) {
-      source = this.select(leadingMatch);
+      source = this.select(leadingMatch).map((c) => this.documentOf(c));
       rest = stages.slice(1);
     } else {
-      source = Array.from(this.docs.values());
+      source = this.allDocuments();
     }
-    if (!readOnly) source = source.map(cloneDocument);
-    if (rest.length === 0) return source.map((doc) => cloneDocument(doc) as R);
-
-    const resolve = (name: string): Record<string, unknown>[] => {
-      const docs = this.host.documentsOf(name) as unknown as Record<string, unknown>[];
-      return readOnly ? [...docs] : docs.map(cloneDocument);
-    };
+    if (rest.length === 0) return source as R[];
+    const resolve = (name: string): Record<string, unknown>[] => this.host.documentsOf(name) as unknown as Record<string, unknown>[];
     const results = new Aggregator(rest, { ...MINGO_OPTIONS, collectionResolver: resolve }).run(source);
-    return results.map((doc) => cloneDocument(doc) as R);
+    return results as R[];
   }
 
   /** Normalises geo operators in `$match` and fills `$geoNear.key` from a lone 2dsphere index. */
@@ -207,134 +230,161 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
   async upsert(doc: T): Promise<UpsertOutcome> {
     this.host.assertOpen();
     assertStoredDocument(doc, this.name);
-    return this.write(doc);
+    const { outcomes } = await this.host.commit([{ collection: this.name, upsert: doc }]);
+    return outcomes[0] as UpsertOutcome;
   }
 
   /**
-   * Applies every document in order. Documents that violate a unique index are skipped and the
-   * first such error is thrown once the others are applied, as an unordered MongoDB bulk write.
+   * Applies every document in order, in one transaction. Documents that violate a unique index
+   * are skipped and the first such error is thrown once the others are stored, as an unordered
+   * MongoDB bulk write.
    */
   async bulkUpsert(docs: T[]): Promise<UpsertOutcome[]> {
     this.host.assertOpen();
     for (const doc of docs) assertStoredDocument(doc, this.name);
-    const outcomes: UpsertOutcome[] = [];
-    let failure: DuplicateKeyError | null = null;
-    for (const doc of docs) {
-      try {
-        outcomes.push(this.write(doc));
-      } catch (error) {
-        if (!(error instanceof DuplicateKeyError)) throw error;
-        failure ??= error;
-        outcomes.push('stale');
-      }
-    }
-    if (failure) throw failure;
-    return outcomes;
+    const { outcomes, duplicate } = await this.host.commit(
+      docs.map((doc) => ({ collection: this.name, upsert: doc })),
+      { skipDuplicates: true },
+    );
+    if (duplicate) throw duplicate;
+    return outcomes as UpsertOutcome[];
   }
 
   async deleteById(id: string): Promise<boolean> {
     this.host.assertOpen();
-    const doc = this.docs.get(id);
-    if (!doc) return false;
-    this.remove(doc);
-    this.host.markDirty(this.name);
-    return true;
+    const { outcomes } = await this.host.commit([{ collection: this.name, deleteId: id }]);
+    return outcomes[0] === 'deleted';
   }
 
   async deleteMany(filter: Filter): Promise<number> {
     this.host.assertOpen();
-    const matched = this.select(normalizeGeoFilter(filter).filter);
-    for (const doc of matched) this.remove(doc);
-    if (matched.length > 0) this.host.markDirty(this.name);
-    return matched.length;
+    const ids = this.select(normalizeGeoFilter(filter).filter).map((c) => c.skeleton._id);
+    await this.host.commit(ids.map((id) => ({ collection: this.name, deleteId: id })));
+    return ids.length;
   }
 
   async clear(): Promise<void> {
     this.host.assertOpen();
-    const hadDocuments = this.docs.size > 0;
-    this.docs.clear();
-    for (const index of this.hashIndexes.values()) index.clear();
-    for (const index of this.uniqueIndexes.values()) index.clear();
-    if (hadDocuments) this.host.markDirty(this.name);
+    await this.host.commit([...this.skeletons.keys()].map((id) => ({ collection: this.name, deleteId: id })));
   }
 
-  /** Stored documents, not copies: for the store's flush and `$lookup`, which only read them. */
-  storedDocuments(): T[] {
-    return Array.from(this.docs.values());
-  }
-
-  /** Puts documents read from disk back, without revision checks (they are the stored state). */
-  load(docs: readonly unknown[]): void {
-    for (const doc of docs) {
-      assertStoredDocument(doc, this.name);
-      const stored = doc as T;
-      this.checkUnique(stored);
-      const previous = this.docs.get(stored._id);
-      if (previous) this.remove(previous);
-      this.insert(stored);
+  /** Every document, copies: for `$lookup` and unfiltered pipelines. */
+  allDocuments(): StoredDocument[] {
+    const docs: StoredDocument[] = [];
+    for (const id of this.skeletons.keys()) {
+      const doc = this.bodies.read(id);
+      if (doc) docs.push(doc);
     }
+    return docs;
   }
 
-  private write(doc: T): UpsertOutcome {
-    const existing = this.docs.get(doc._id);
-    if (existing && !(doc.revision > existing.revision)) return 'stale';
+  // --- writes, called by the store's commit ------------------------------------------------
+
+  /** Applies an upsert in memory (revision guard, unique indexes); the store persists `op`. */
+  applyUpsert(doc: T, undo: Undo[]): AppliedWrite {
+    const existing = this.skeletons.get(doc._id);
+    if (existing && !(doc.revision > existing.revision)) return { outcome: 'stale', op: null };
     const stored = cloneDocument(doc);
-    this.checkUnique(stored);
-    if (existing) this.remove(existing);
-    this.insert(stored);
-    this.host.markDirty(this.name);
-    return existing ? 'updated' : 'inserted';
+    const skeleton = skeletonOf(stored, this.paths);
+    this.checkUnique(skeleton);
+    const previousBody = existing ? this.bodies.read(doc._id) ?? null : null;
+    if (existing) this.unindex(existing);
+    this.index(skeleton);
+    this.bodies.stage(doc._id, stored);
+    undo.push(() => {
+      this.unindex(skeleton);
+      if (existing) this.index(existing);
+      this.bodies.stage(doc._id, previousBody);
+    });
+    return { outcome: existing ? 'updated' : 'inserted', op: { collection: this.name, id: doc._id, doc: stored, skeleton } };
   }
 
-  private checkUnique(doc: T): void {
+  applyDelete(id: string, undo: Undo[]): AppliedWrite {
+    const existing = this.skeletons.get(id);
+    if (!existing) return { outcome: 'absent', op: null };
+    const previousBody = this.bodies.read(id) ?? null;
+    this.unindex(existing);
+    this.bodies.stage(id, null);
+    undo.push(() => {
+      this.index(existing);
+      this.bodies.stage(id, previousBody);
+    });
+    return { outcome: 'deleted', op: { collection: this.name, id, doc: null, skeleton: null } };
+  }
+
+  /** The write is durable. */
+  settled(op: PersistOp): void {
+    this.bodies.settled(op.id, op.doc);
+  }
+
+  private checkUnique(skeleton: Skeleton): void {
     for (const unique of this.uniqueIndexes.values()) {
-      const conflict = unique.conflict(doc._id, doc);
-      if (conflict) throw new DuplicateKeyError(this.name, unique.name, conflict.key, doc._id);
+      const conflict = unique.conflict(skeleton._id, skeleton);
+      if (conflict) throw new DuplicateKeyError(this.name, unique.name, conflict.key, skeleton._id);
     }
   }
 
-  private insert(doc: T): void {
-    this.docs.set(doc._id, doc);
-    for (const index of this.hashIndexes.values()) index.add(doc._id, doc);
-    for (const index of this.uniqueIndexes.values()) index.add(doc._id, doc);
+  private index(skeleton: Skeleton): void {
+    this.skeletons.set(skeleton._id, skeleton);
+    for (const index of this.hashIndexes.values()) index.add(skeleton._id, skeleton);
+    for (const index of this.uniqueIndexes.values()) index.add(skeleton._id, skeleton);
   }
 
-  private remove(doc: T): void {
-    this.docs.delete(doc._id);
-    for (const index of this.hashIndexes.values()) index.remove(doc._id, doc);
-    for (const index of this.uniqueIndexes.values()) index.remove(doc._id, doc);
+  private unindex(skeleton: Skeleton): void {
+    this.skeletons.delete(skeleton._id);
+    for (const index of this.hashIndexes.values()) index.remove(skeleton._id, skeleton);
+    for (const index of this.uniqueIndexes.values()) index.remove(skeleton._id, skeleton);
   }
 
-  private *docsOf(ids: ReadonlySet<string>): Generator<T> {
-    for (const id of ids) {
-      const doc = this.docs.get(id);
-      if (doc) yield doc;
+  private hashIndexOf(path: string): HashIndex | null {
+    if (!this.hashPaths.has(path)) return null;
+    let index = this.hashIndexes.get(path);
+    if (!index) {
+      index = new HashIndex(path);
+      for (const [id, skeleton] of this.skeletons) index.add(id, skeleton);
+      this.hashIndexes.set(path, index);
     }
+    return index;
   }
 
   private readonly lookup: IndexLookup = (path, keys) => {
     if (path === '_id') {
       const ids = new Set<string>();
-      for (const key of keys) if (typeof key === 'string' && this.docs.has(key)) ids.add(key);
+      for (const key of keys) if (typeof key === 'string' && this.skeletons.has(key)) ids.add(key);
       return ids;
     }
-    return this.hashIndexes.get(path)?.lookup(keys) ?? null;
+    return this.hashIndexOf(path)?.lookup(keys) ?? null;
   };
 
+  private documentOf(candidate: Candidate<T>): T {
+    candidate.doc ??= (this.bodies.read(candidate.skeleton._id) as T | undefined) ?? null;
+    if (candidate.doc === null) throw new Error(`${this.name}: document ${candidate.skeleton._id} is indexed but not stored`);
+    return candidate.doc;
+  }
+
   /**
-   * Stored documents matching a normalised filter, narrowed by an index when one applies.
+   * Candidates matching a normalised filter, narrowed by an index when one applies; the filter
+   * runs on skeletons when they hold every path it reads, otherwise on the full documents.
    * `enough` stops the scan early when the caller needs no more (unsorted pages).
    */
-  private select(filter: Filter, enough = Number.POSITIVE_INFINITY): T[] {
+  private select(filter: Filter, enough = Number.POSITIVE_INFINITY): Candidate<T>[] {
     const plan: CandidatePlan | null = planCandidates(filter, this.lookup);
     const test = compileFilter(filter);
-    const matched: T[] = [];
+    const paths = test ? filterPaths(filter) : [];
+    const onSkeletons = paths !== null && pathsCovered(paths, this.paths);
+    const matched: Candidate<T>[] = [];
     let evaluated = 0;
-    const candidates = plan ? this.docsOf(plan.ids) : this.docs.values();
-    for (const doc of candidates) {
+    const ids = plan ? plan.ids : this.skeletons.keys();
+    for (const id of ids) {
       if (matched.length >= enough) break;
-      evaluated++;
-      if (!test || test(doc)) matched.push(doc);
+      const skeleton = this.skeletons.get(id);
+      if (!skeleton) continue;
+      const candidate: Candidate<T> = { skeleton, doc: null };
+      if (test) {
+        evaluated++;
+        if (!test(onSkeletons ? skeleton : this.documentOf(candidate))) continue;
+      }
+      matched.push(candidate);
     }
     this.stats.queries++;
     if (plan) this.stats.indexedQueries++;
@@ -343,6 +393,13 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
     this.stats.last = { via: plan ? plan.via : null, evaluated };
     return matched;
   }
+}
+
+/** Every path of every declared index, sorted and without duplicates. */
+function pathsOf(indexes: readonly IndexSpec[]): string[] {
+  const paths = new Set<string>();
+  for (const spec of indexes) for (const [path] of indexFields(spec)) if (path !== '_id') paths.add(path);
+  return [...paths].sort();
 }
 
 function project(docs: readonly unknown[], projection: Projection): unknown[] {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CollectionSpec, Filter, StoredDocument } from '../document-store.port';
@@ -6,9 +6,9 @@ import { describeDocumentStoreContract } from '../document-store.contract';
 import { DocumentStoreClosedError, DuplicateKeyError } from '../errors';
 import { GeoQueryError } from '../geo/geo-query';
 import { EmbeddedDocumentStore } from './embedded-document-store';
-import { collectionFilePath } from './persistence';
 
-describeDocumentStoreContract('embedded', () => new EmbeddedDocumentStore());
+describeDocumentStoreContract('embedded, in memory', () => new EmbeddedDocumentStore());
+describeDocumentStoreContract('embedded, LMDB', () => new EmbeddedDocumentStore({ dataDir: mkdtempSync(join(tmpdir(), 'document-store-contract-')) }));
 
 interface Ad extends StoredDocument {
   kind: 'apartment' | 'house';
@@ -396,15 +396,15 @@ describe('embedded document store', () => {
 
     const SPEC: CollectionSpec = { name: 'ads/persisted', indexes: INDEXED.indexes };
 
-    it('loads back what was flushed, Dates included, with working indexes', async () => {
+    it('loads back what was committed, Dates included, with working indexes', async () => {
       const first = new EmbeddedDocumentStore({ dataDir });
       const docs = [
         ...ADS.slice(0, 20),
         { ...ad(20), history: [{ at: new Date('2024-03-01T10:00:00Z'), price: 1 }], note: 'é ✓ "quoted"\nline' },
       ];
       await first.collection<Ad>(SPEC).bulkUpsert(docs);
-      await first.flush();
-      expect(readdirSync(dataDir)).toEqual([`${encodeURIComponent(SPEC.name)}.jsonl`]);
+      await first.close();
+      expect(readdirSync(dataDir).sort()).toEqual(['documents.mdb', 'documents.mdb-lock']);
 
       const second = new EmbeddedDocumentStore({ dataDir });
       const reloaded = second.collection<Ad>(SPEC);
@@ -416,42 +416,94 @@ describe('embedded document store', () => {
       expect(reloaded.queryStats().last).toEqual({ via: 'city.insee', evaluated: 2 });
       // The revision guard holds across restarts.
       expect(await reloaded.upsert({ ...ad(1), price: 0 })).toBe('stale');
+      await second.close();
     });
 
-    it('loses what was not flushed, and close() flushes', async () => {
+    it('stores each write when it resolves, deletes included', async () => {
       const first = new EmbeddedDocumentStore({ dataDir });
       const c = first.collection<Ad>(SPEC);
       await c.upsert(ad(1));
-      await first.flush();
       await c.upsert(ad(2));
       await c.deleteById('ad-1');
-      expect(sortedIds(await new EmbeddedDocumentStore({ dataDir }).collection<Ad>(SPEC).find({}))).toEqual(['ad-1']);
       await first.close();
-      expect(sortedIds(await new EmbeddedDocumentStore({ dataDir }).collection<Ad>(SPEC).find({}))).toEqual(['ad-2']);
-      expect(readdirSync(dataDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    });
-
-    it('flushes by itself with autoFlushMs', async () => {
-      const store = new EmbeddedDocumentStore({ dataDir, autoFlushMs: 10 });
-      await store.collection<Ad>(SPEC).upsert(ad(7));
-      await new Promise((resolve) => setTimeout(resolve, 80));
-      expect(await new EmbeddedDocumentStore({ dataDir }).collection<Ad>(SPEC).findById('ad-7')).toEqual(ad(7));
-      await store.close();
+      const second = new EmbeddedDocumentStore({ dataDir });
+      expect(sortedIds(await second.collection<Ad>(SPEC).find({}))).toEqual(['ad-2']);
+      await second.close();
     });
 
     it('persists a clear', async () => {
       const store = new EmbeddedDocumentStore({ dataDir });
       const c = store.collection<Ad>(SPEC);
       await c.bulkUpsert(ADS.slice(0, 3));
-      await store.flush();
       await c.clear();
       await store.close();
-      expect(await new EmbeddedDocumentStore({ dataDir }).collection<Ad>(SPEC).count({})).toBe(0);
+      const reopened = new EmbeddedDocumentStore({ dataDir });
+      expect(await reopened.collection<Ad>(SPEC).count({})).toBe(0);
+      await reopened.close();
     });
 
-    it('reports a damaged file instead of starting empty', () => {
-      writeFileSync(collectionFilePath(dataDir, SPEC.name), '{"collection":"ads/persisted","format":1,"count":2}\n{}\n');
-      expect(() => new EmbeddedDocumentStore({ dataDir }).collection(SPEC)).toThrow(/expected 2 documents/);
+    it('keeps only skeletons on the heap and reads documents from disk', async () => {
+      const store = new EmbeddedDocumentStore({ dataDir });
+      const c = store.collection<Ad>(SPEC);
+      await c.bulkUpsert(ADS.slice(0, 10));
+      // A filter on indexed paths runs on skeletons; another reads each candidate's document.
+      expect(await c.count({ 'city.insee': '75101' })).toBe(ADS.slice(0, 10).filter((a) => a.city.insee === '75101').length);
+      expect(await c.count({ price: { $gte: 0 } })).toBe(10);
+      const copy = (await c.findById('ad-3')) as Ad;
+      copy.price = -1;
+      expect((await c.findById('ad-3'))?.price).toBe(ad(3).price);
+      await store.close();
+    });
+
+    it('rebuilds skeletons when a later start declares more indexes', async () => {
+      const first = new EmbeddedDocumentStore({ dataDir });
+      await first.collection<Ad>({ name: SPEC.name, indexes: [] }).bulkUpsert(ADS.slice(0, 12));
+      await first.close();
+      const second = new EmbeddedDocumentStore({ dataDir });
+      const c = second.collection<Ad>(SPEC);
+      const expected = ADS.slice(0, 12).filter((a) => a.city.insee === '75101').map((a) => a._id).sort();
+      expect(sortedIds(await c.find({ 'city.insee': '75101' }))).toEqual(expected);
+      expect(c.queryStats().last?.via).toBe('city.insee');
+      await second.close();
+    });
+
+    it('commits writes to several collections together', async () => {
+      const store = new EmbeddedDocumentStore({ dataDir });
+      const ads = store.collection<Ad>(SPEC);
+      store.collection<StoredDocument & { position: number }>({ name: 'marks', indexes: [] });
+      await ads.upsert(ad(1));
+      const outcomes = await store.commit([
+        { collection: SPEC.name, upsert: ad(2) },
+        { collection: SPEC.name, upsert: { ...ad(1), revision: 0 } },
+        { collection: SPEC.name, deleteId: 'ad-9' },
+        { collection: 'marks', upsert: { _id: 'checkpoint', revision: 1, position: 2 } as StoredDocument },
+      ]);
+      expect(outcomes).toEqual(['inserted', 'stale', 'absent', 'inserted']);
+      await store.close();
+      const reopened = new EmbeddedDocumentStore({ dataDir });
+      expect(sortedIds(await reopened.collection<Ad>(SPEC).find({}))).toEqual(['ad-1', 'ad-2']);
+      expect(await reopened.collection({ name: 'marks', indexes: [] }).findById('checkpoint')).toEqual({ _id: 'checkpoint', revision: 1, position: 2 });
+      await reopened.close();
+    });
+
+    it('applies none of a commit when one write is refused', async () => {
+      const store = new EmbeddedDocumentStore({ dataDir });
+      const spec = { name: 'unique', indexes: [{ fields: { ref: 1 as const }, unique: true, serves: 'test' }] };
+      const c = store.collection<StoredDocument & { ref: string }>(spec);
+      await c.upsert({ _id: 'a', revision: 1, ref: 'x' });
+      await expect(
+        store.commit([
+          { collection: 'unique', upsert: { _id: 'b', revision: 1, ref: 'y' } as StoredDocument },
+          { collection: 'unique', deleteId: 'a' },
+          { collection: 'unique', upsert: { _id: 'c', revision: 1, ref: 'y' } as StoredDocument },
+        ]),
+      ).rejects.toBeInstanceOf(DuplicateKeyError);
+      expect(sortedIds(await c.find({}))).toEqual(['a']);
+      expect(await c.count({ ref: 'y' })).toBe(0);
+      await store.close();
+      const reopened = new EmbeddedDocumentStore({ dataDir });
+      expect(sortedIds(await reopened.collection(spec).find({}))).toEqual(['a']);
+      await reopened.close();
     });
   });
 
@@ -465,11 +517,6 @@ describe('embedded document store', () => {
       await expect(c.find({})).rejects.toBeInstanceOf(DocumentStoreClosedError);
       expect(() => store.collection({ name: 'y', indexes: [] })).toThrow(DocumentStoreClosedError);
       await store.close();
-    });
-
-    it('validates its options', () => {
-      expect(() => new EmbeddedDocumentStore({ autoFlushMs: 0, dataDir: '/tmp' })).toThrow(RangeError);
-      expect(() => new EmbeddedDocumentStore({ autoFlushMs: 10 })).toThrow(/dataDir/);
     });
   });
 });

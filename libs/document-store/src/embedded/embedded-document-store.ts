@@ -1,119 +1,160 @@
 /**
- * In-process document store: collections live in memory, queries run through mingo with the
- * MongoDB query language, declared indexes narrow the candidates, and `flush()` snapshots the
- * collections to JSON-lines files so that a restart on the same `dataDir` loses nothing flushed.
+ * In-process document store. Collections keep skeletons (`_id`, `revision`, declared index
+ * paths) on the heap and their full documents in LMDB under `dataDir` (or on the heap when there
+ * is no `dataDir`); queries run through mingo with the MongoDB query language. Every write is a
+ * transaction: `commit()` spans collections, so a crash at any instant leaves either all of a
+ * commit's writes or none.
  */
-import { mkdir } from 'node:fs/promises';
-import type { CollectionSpec, DocumentStore, StoredDocument } from '../document-store.port';
-import { DocumentStoreClosedError } from '../errors';
-import { type CollectionHost, EmbeddedDocumentCollection } from './embedded-collection';
-import { readCollectionFile, writeCollectionFile } from './persistence';
+import type { CollectionSpec, CommitOutcome, DocumentStore, DocumentWrite, StoredDocument } from '../document-store.port';
+import { assertStoredDocument } from '../document-validation';
+import { DocumentStoreClosedError, DocumentStoreFailedError, DuplicateKeyError } from '../errors';
+import { type BodyStore, LmdbBodyStore, MemoryBodyStore } from './body-store';
+import { type AppliedWrite, type CollectionHost, EmbeddedDocumentCollection, type Undo } from './embedded-collection';
+import { LmdbPersistence, type PersistOp } from './lmdb-persistence';
+import { type Skeleton, skeletonOf } from './skeleton';
 
 export interface EmbeddedDocumentStoreOptions {
-  /** Directory of the collection files; without it the store lives in memory only. */
+  /** Directory of the LMDB file; without it the store lives in memory only. */
   dataDir?: string;
-  /** When set, changes are flushed at most this many milliseconds after they happen. */
-  autoFlushMs?: number;
 }
 
 export class EmbeddedDocumentStore implements DocumentStore {
   private readonly collections = new Map<string, EmbeddedDocumentCollection>();
-  private readonly dirty = new Set<string>();
-  private readonly dataDir: string | undefined;
-  private readonly autoFlushMs: number | undefined;
-  private flushTimer: NodeJS.Timeout | undefined;
-  // Flushes run one after the other so that two renames of one file never race.
-  private flushQueue: Promise<void> = Promise.resolve();
+  private readonly persistence: LmdbPersistence | null;
   private closed = false;
+  private failure: DocumentStoreFailedError | null = null;
+  /** Commits not yet durable, so that close() waits for them. */
+  private readonly inFlight = new Set<Promise<void>>();
   private readonly host: CollectionHost = {
-    assertOpen: () => {
-      if (this.closed) throw new DocumentStoreClosedError();
-    },
-    markDirty: (name) => this.markDirty(name),
-    documentsOf: (name) => this.collections.get(name)?.storedDocuments() ?? [],
+    assertOpen: () => this.assertUsable(),
+    commit: (writes, options) => this.apply(writes, options?.skipDuplicates ?? false),
+    documentsOf: (name) => this.collections.get(name)?.allDocuments() ?? [],
   };
 
   constructor(options: EmbeddedDocumentStoreOptions = {}) {
-    const { dataDir, autoFlushMs } = options;
-    if (autoFlushMs !== undefined && !(autoFlushMs > 0)) throw new RangeError('autoFlushMs must be a positive number');
-    if (autoFlushMs !== undefined && dataDir === undefined) throw new Error('autoFlushMs needs a dataDir');
-    this.dataDir = dataDir;
-    this.autoFlushMs = autoFlushMs;
+    this.persistence = options.dataDir === undefined ? null : LmdbPersistence.open(options.dataDir);
   }
 
   /**
-   * The collection of that name, created on first use and loaded from `dataDir` if it was
-   * flushed before. Asking again with more indexes declares the new ones.
+   * The collection of that name, created on first use and loaded from `dataDir` if it was stored
+   * before. Asking again with more indexes declares the new ones.
    */
   collection<T extends StoredDocument>(spec: CollectionSpec): EmbeddedDocumentCollection<T> {
-    this.host.assertOpen();
+    this.assertUsable();
     let collection = this.collections.get(spec.name);
     if (collection) {
       collection.declareIndexes(spec.indexes);
     } else {
-      collection = new EmbeddedDocumentCollection(spec, this.host);
-      if (this.dataDir !== undefined) {
-        const docs = readCollectionFile(this.dataDir, spec.name);
-        if (docs) collection.load(docs);
-      }
+      const bodies: BodyStore = this.persistence ? new LmdbBodyStore(this.persistence, spec.name) : new MemoryBodyStore();
+      collection = new EmbeddedDocumentCollection(spec, this.host, bodies, (paths) => this.skeletonsOf(spec.name, paths, collection));
       this.collections.set(spec.name, collection);
     }
     // The store keeps collections untyped; the document type is the caller's declaration.
     return collection as unknown as EmbeddedDocumentCollection<T>;
   }
 
-  flush(): Promise<void> {
-    const run = this.flushQueue.then(() => this.writeDirtyCollections());
-    // A failed flush must not block the following ones; the caller still sees its own failure.
-    this.flushQueue = run.catch(() => undefined);
-    return run;
+  async commit(writes: readonly DocumentWrite[]): Promise<CommitOutcome[]> {
+    this.assertUsable();
+    for (const write of writes) if ('upsert' in write) assertStoredDocument(write.upsert, write.collection);
+    return (await this.apply(writes, false)).outcomes;
+  }
+
+  async flush(): Promise<void> {
+    this.assertUsable();
+    await Promise.all(this.inFlight);
+    await this.persistence?.flush();
   }
 
   async isReady(): Promise<boolean> {
-    return !this.closed;
+    return !this.closed && this.failure === null;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    await this.flush();
     this.closed = true;
+    await Promise.allSettled(this.inFlight);
+    await this.persistence?.close();
   }
 
-  private markDirty(name: string): void {
-    if (this.dataDir === undefined) return;
-    this.dirty.add(name);
-    if (this.autoFlushMs !== undefined && !this.flushTimer && !this.closed) {
-      this.flushTimer = setTimeout(() => {
-        this.flushTimer = undefined;
-        this.flush().catch((error: unknown) => {
-          // Nobody awaits a timed flush: report it, and the collections stay dirty for a retry.
-          process.emitWarning(`Document store auto-flush failed: ${String(error)}`, 'DocumentStoreWarning');
-        });
-      }, this.autoFlushMs);
-      // A pending flush must not keep the process alive; close() flushes what is left.
-      this.flushTimer.unref();
-    }
+  private assertUsable(): void {
+    if (this.closed) throw new DocumentStoreClosedError();
+    if (this.failure) throw this.failure;
   }
 
-  private async writeDirtyCollections(): Promise<void> {
-    const dataDir = this.dataDir;
-    if (dataDir === undefined || this.dirty.size === 0) return;
-    await mkdir(dataDir, { recursive: true });
-    for (const name of [...this.dirty]) {
-      const collection = this.collections.get(name);
-      this.dirty.delete(name);
-      if (!collection) continue;
-      // Stored documents are replaced on write, never changed in place, so this array is a
-      // consistent snapshot even if writes happen while the file is being written.
-      const snapshot = collection.storedDocuments();
-      try {
-        await writeCollectionFile(dataDir, name, snapshot);
-      } catch (error) {
-        this.dirty.add(name);
-        throw error;
+  /**
+   * Applies the writes in memory in order (visible to reads at once), then persists them in one
+   * LMDB transaction. A refused write (unique index) undoes the whole commit, unless duplicates
+   * are skipped one by one as a bulk upsert does.
+   */
+  private async apply(writes: readonly DocumentWrite[], skipDuplicates: boolean): Promise<{ outcomes: CommitOutcome[]; duplicate: DuplicateKeyError | null }> {
+    this.assertUsable();
+    const undo: Undo[] = [];
+    const applied: { collection: EmbeddedDocumentCollection; write: AppliedWrite }[] = [];
+    const outcomes: CommitOutcome[] = [];
+    let duplicate: DuplicateKeyError | null = null;
+    try {
+      for (const write of writes) {
+        const collection = this.collections.get(write.collection);
+        if (!collection) throw new Error(`Collection "${write.collection}" was not opened with collection() before commit`);
+        const own: Undo[] = [];
+        try {
+          const result = 'upsert' in write ? collection.applyUpsert(write.upsert, own) : collection.applyDelete(write.deleteId, own);
+          applied.push({ collection, write: result });
+          outcomes.push(result.outcome);
+          undo.push(...own);
+        } catch (error) {
+          if (!(skipDuplicates && error instanceof DuplicateKeyError)) throw error;
+          for (const step of own.reverse()) step();
+          duplicate ??= error;
+          outcomes.push('stale');
+        }
       }
+    } catch (error) {
+      for (const step of undo.reverse()) step();
+      throw error;
     }
+    const ops = applied.flatMap(({ write }) => (write.op ? [write.op] : []));
+    if (this.persistence && ops.length > 0) await this.persist(ops);
+    for (const { collection, write } of applied) if (write.op) collection.settled(write.op);
+    return { outcomes, duplicate };
+  }
+
+  private async persist(ops: PersistOp[]): Promise<void> {
+    const persistence = this.persistence as LmdbPersistence;
+    const done = persistence.persist(ops, (name) => this.collections.get(name)?.skeletonPaths ?? []);
+    const tracked = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inFlight.add(tracked);
+    try {
+      await done;
+    } catch (error) {
+      // Memory is now ahead of the disk: refuse everything until the process reopens the store.
+      this.failure ??= new DocumentStoreFailedError(error);
+      throw this.failure;
+    } finally {
+      this.inFlight.delete(tracked);
+    }
+  }
+
+  /** Stored skeletons for these paths; rebuilt from the documents (and stored) when they differ. */
+  private skeletonsOf(name: string, paths: readonly string[], existing: EmbeddedDocumentCollection | undefined): Map<string, Skeleton> {
+    if (!this.persistence) {
+      // In memory the documents are at hand: rebuild from them (only when indexes are added).
+      const rebuilt = new Map<string, Skeleton>();
+      for (const doc of existing?.allDocuments() ?? []) rebuilt.set(doc._id, skeletonOf(doc, paths));
+      return rebuilt;
+    }
+    const stored = this.persistence.loadSkeletons(name, paths);
+    if (stored) return stored;
+    const rebuilt = new Map<string, Skeleton>();
+    for (const doc of this.persistence.documents(name)) rebuilt.set(doc._id, skeletonOf(doc, paths));
+    const saving = this.persistence.storeSkeletons(name, paths, rebuilt).catch((error: unknown) => {
+      this.failure ??= new DocumentStoreFailedError(error);
+    });
+    this.inFlight.add(saving);
+    void saving.finally(() => this.inFlight.delete(saving));
+    return rebuilt;
   }
 }

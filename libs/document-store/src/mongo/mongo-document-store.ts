@@ -6,12 +6,14 @@
 import mongoose, { type Connection, type Model, Schema, type mongo } from 'mongoose';
 import type {
   CollectionSpec,
+  CommitOutcome,
   DocumentCollection,
   DocumentStore,
   Filter,
   FindOptions,
   IndexSpec,
   PipelineStage,
+  DocumentWrite,
   StoredDocument,
   UpsertOutcome,
 } from '../document-store.port';
@@ -25,6 +27,7 @@ import {
   guardedReplaceOne,
   isIdConflict,
   outcomeOfReplace,
+  planCommit,
   splitIntoWaves,
   toFilterWithoutNear,
   toFindOptions,
@@ -101,6 +104,52 @@ export class MongoDocumentStore implements DocumentStore {
     return collection as unknown as MongoDocumentCollection<T>;
   }
 
+  /**
+   * One multi-document transaction (MongoDB must run as a replica set, as docker-compose.yml
+   * does). `withTransaction` retries the whole callback on transient conflicts, so the stored
+   * revisions are read again on each attempt.
+   */
+  async commit(writes: readonly DocumentWrite[]): Promise<CommitOutcome[]> {
+    if (this.closed) throw new DocumentStoreClosedError();
+    for (const write of writes) if ('upsert' in write) assertStoredDocument(write.upsert, write.collection);
+    if (writes.length === 0) return [];
+    const natives = new Map<string, NativeCollection>();
+    for (const write of writes) {
+      if (natives.has(write.collection)) continue;
+      const collection = this.collections.get(write.collection);
+      if (!collection) throw new Error(`Collection "${write.collection}" was not opened with collection() before commit`);
+      natives.set(write.collection, await collection.native());
+    }
+    const session = this.connection.getClient().startSession();
+    try {
+      let outcomes: CommitOutcome[] = [];
+      await session.withTransaction(async () => {
+        const revisions = new Map<string, number>();
+        for (const [name, native] of natives) {
+          const ids = writes.filter((w) => w.collection === name).map((w) => ('upsert' in w ? w.upsert._id : w.deleteId));
+          const stored = await native.find({ _id: { $in: ids } }, { projection: { revision: 1 }, session }).toArray();
+          for (const doc of stored) revisions.set(`${name}\u0000${doc._id}`, doc.revision);
+        }
+        const plan = planCommit(writes, (collection, id) => revisions.get(`${collection}\u0000${id}`));
+        for (const [name, native] of natives) {
+          const operations: mongo.AnyBulkWriteOperation<MongoDoc>[] = [];
+          for (const write of plan.planned) {
+            if (write.collection !== name) continue;
+            if (write.kind === 'insert') operations.push({ insertOne: { document: write.doc as MongoDoc } });
+            else if (write.kind === 'replace') {
+              operations.push({ replaceOne: { filter: { _id: write.doc._id, revision: write.storedRevision }, replacement: write.doc as MongoDoc } });
+            } else operations.push({ deleteOne: { filter: { _id: write.id } } });
+          }
+          if (operations.length > 0) await native.bulkWrite(operations, { session, ordered: true });
+        }
+        outcomes = plan.outcomes;
+      });
+      return outcomes;
+    } finally {
+      await session.endSession();
+    }
+  }
+
   /** MongoDB is durable on acknowledged writes: nothing to do. */
   flush(): Promise<void> {
     return Promise.resolve();
@@ -158,6 +207,11 @@ export class MongoDocumentCollection<T extends StoredDocument = StoredDocument> 
       this.extraIndexes.push(index);
       this.indexesReady = null;
     }
+  }
+
+  /** The driver collection, with the declared indexes created. */
+  native(): Promise<NativeCollection> {
+    return this.collection();
   }
 
   private async collection(): Promise<NativeCollection> {

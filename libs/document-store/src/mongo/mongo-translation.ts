@@ -235,3 +235,49 @@ export function toFindOptions(options: FindOptions = {}): DriverFindOptions {
   if (options.projection && Object.keys(options.projection).length > 0) out.projection = options.projection;
   return out;
 }
+
+/** One write of a transaction, decided against the revisions stored when it started. */
+export type PlannedWrite =
+  | { kind: 'insert'; collection: string; doc: StoredDocument }
+  | { kind: 'replace'; collection: string; doc: StoredDocument; storedRevision: number }
+  | { kind: 'delete'; collection: string; id: string };
+
+/**
+ * Decides a commit's writes inside a MongoDB transaction. A duplicate `_id` aborts a transaction,
+ * so the revision guard cannot lean on an upsert failing as `upsert()` does: the stored revisions
+ * are read first (same snapshot) and each write becomes an insert, a replace of that exact
+ * revision, a delete, or nothing. Writes to one id later in the batch see the earlier ones.
+ */
+export function planCommit(
+  writes: readonly ({ collection: string; upsert: StoredDocument } | { collection: string; deleteId: string })[],
+  storedRevision: (collection: string, id: string) => number | undefined,
+): { planned: PlannedWrite[]; outcomes: ('inserted' | 'updated' | 'stale' | 'deleted' | 'absent')[] } {
+  const current = new Map<string, number | null>();
+  const revisionOf = (collection: string, id: string): number | undefined => {
+    const key = `${collection}\u0000${id}`;
+    if (current.has(key)) return current.get(key) ?? undefined;
+    return storedRevision(collection, id);
+  };
+  const planned: PlannedWrite[] = [];
+  const outcomes: ('inserted' | 'updated' | 'stale' | 'deleted' | 'absent')[] = [];
+  for (const write of writes) {
+    if ('upsert' in write) {
+      const { collection, upsert: doc } = write;
+      const stored = revisionOf(collection, doc._id);
+      if (stored !== undefined && !(doc.revision > stored)) {
+        outcomes.push('stale');
+        continue;
+      }
+      planned.push(stored === undefined ? { kind: 'insert', collection, doc } : { kind: 'replace', collection, doc, storedRevision: stored });
+      outcomes.push(stored === undefined ? 'inserted' : 'updated');
+      current.set(`${collection}\u0000${doc._id}`, doc.revision);
+    } else {
+      const { collection, deleteId } = write;
+      const stored = revisionOf(collection, deleteId);
+      outcomes.push(stored === undefined ? 'absent' : 'deleted');
+      if (stored !== undefined) planned.push({ kind: 'delete', collection, id: deleteId });
+      current.set(`${collection}\u0000${deleteId}`, null);
+    }
+  }
+  return { planned, outcomes };
+}

@@ -6,9 +6,6 @@ import type { ServiceName } from '@immo/contracts';
 import type { ServiceConfig } from '../config/common-config';
 import type { ReadinessCheck } from '../health/readiness';
 
-/** How often the embedded document store writes its snapshot after changes. */
-const EMBEDDED_FLUSH_MS = 1000;
-
 /**
  * The service's event store: a JetStream stream of its own on the embedded runtime
  * (`<SERVICE>_EVENTS`), EventStoreDB in production.
@@ -22,10 +19,10 @@ export async function openEventStore(service: ServiceName, config: ServiceConfig
   });
 }
 
-/** Read models: in-process collections snapshotted under DATA_DIR/<service>, or MongoDB. */
+/** Read models: the embedded (LMDB) store under DATA_DIR/<service>/read-models, or MongoDB. */
 export function openDocumentStore(service: ServiceName, config: ServiceConfig): DocumentStore {
   if (config.DOCUMENT_STORE === 'mongo') return createDocumentStore({ kind: 'mongo', url: config.MONGO_URL ?? '' });
-  return createDocumentStore({ kind: 'embedded', dataDir: join(config.DATA_DIR, service, 'read-models'), autoFlushMs: EMBEDDED_FLUSH_MS });
+  return createDocumentStore({ kind: 'embedded', dataDir: join(config.DATA_DIR, service, 'read-models') });
 }
 
 export function storeReadiness(eventStore: EventStore | null, documentStore: DocumentStore | null): ReadinessCheck[] {

@@ -1,0 +1,61 @@
+/**
+ * Where an embedded collection's full documents live. Both kinds hand out copies, so callers
+ * never share objects with the store, and make a staged write visible to reads at once (read your
+ * writes), before it is durable.
+ */
+import type { StoredDocument } from '../document-store.port';
+import { cloneDocument } from './clone';
+import type { LmdbPersistence } from './lmdb-persistence';
+
+export interface BodyStore {
+  read(id: string): StoredDocument | undefined;
+  /** Makes a write visible to reads; `doc` is owned by the store from now on (never changed). */
+  stage(id: string, doc: StoredDocument | null): void;
+  /** The staged write is durable: the overlay may forget it unless a later write replaced it. */
+  settled(id: string, doc: StoredDocument | null): void;
+}
+
+/** Documents on the heap, for stores without a data directory (tests, tools). */
+export class MemoryBodyStore implements BodyStore {
+  private readonly docs = new Map<string, StoredDocument>();
+
+  read(id: string): StoredDocument | undefined {
+    const doc = this.docs.get(id);
+    return doc === undefined ? undefined : cloneDocument(doc);
+  }
+
+  stage(id: string, doc: StoredDocument | null): void {
+    if (doc === null) this.docs.delete(id);
+    else this.docs.set(id, doc);
+  }
+
+  settled(): void {
+    // Nothing to forget: memory is where the documents live.
+  }
+}
+
+/** Documents in LMDB, with an overlay of the writes whose transaction has not committed yet. */
+export class LmdbBodyStore implements BodyStore {
+  private readonly overlay = new Map<string, StoredDocument | null>();
+
+  constructor(
+    private readonly persistence: LmdbPersistence,
+    private readonly collection: string,
+  ) {}
+
+  read(id: string): StoredDocument | undefined {
+    if (this.overlay.has(id)) {
+      const staged = this.overlay.get(id);
+      return staged ? cloneDocument(staged) : undefined;
+    }
+    return this.persistence.read(this.collection, id);
+  }
+
+  stage(id: string, doc: StoredDocument | null): void {
+    this.overlay.set(id, doc);
+  }
+
+  settled(id: string, doc: StoredDocument | null): void {
+    if (this.overlay.get(id) === doc) this.overlay.delete(id);
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * A skeleton is the part of a document the embedded store keeps on the heap: `_id`, `revision`
+ * and the values at the collection's declared index paths. Filters and sorts that only read
+ * those paths run on skeletons; anything else reads the full document from storage. This is what
+ * keeps large collections off the JS heap while equality lookups, revision guards and sorted
+ * pages stay in memory.
+ */
+import type { Filter, SortSpec, StoredDocument } from '../document-store.port';
+import { isPlainObject, splitPath } from '../document-paths';
+
+export type Skeleton = StoredDocument & Record<string, unknown>;
+
+/** Copies the value at each path into a new object of the same shape. */
+export function skeletonOf(doc: StoredDocument, paths: readonly string[]): Skeleton {
+  const skeleton: Record<string, unknown> = { _id: doc._id, revision: doc.revision };
+  for (const path of paths) pick(doc, splitPath(path), 0, skeleton);
+  return skeleton as Skeleton;
+}
+
+function pick(source: Record<string, unknown> | StoredDocument, parts: readonly string[], depth: number, target: Record<string, unknown>): void {
+  const key = parts[depth] as string;
+  if (!Object.prototype.hasOwnProperty.call(source, key)) return;
+  const value = (source as Record<string, unknown>)[key];
+  const existing = target[key];
+  if (existing === value) return; // already copied whole through another path
+  if (depth === parts.length - 1 || !isPlainObject(value)) {
+    // A leaf, or an array on the way (MongoDB paths fan out through arrays): keep it whole, so
+    // every way of reading the path sees the same values as on the full document.
+    target[key] = value;
+    return;
+  }
+  const child = isPlainObject(existing) ? existing : {};
+  target[key] = child;
+  pick(value, parts, depth + 1, child);
+}
+
+/** True when every path is one of `covered` or lies below one of them. */
+export function pathsCovered(paths: Iterable<string>, covered: readonly string[]): boolean {
+  for (const path of paths) {
+    if (path === '_id' || path === 'revision') continue;
+    if (!covered.some((c) => path === c || path.startsWith(c + '.'))) return false;
+  }
+  return true;
+}
+
+/**
+ * Field paths a filter reads, or null when it reads documents in ways paths cannot describe
+ * (`$expr`, `$where`, `$text`...).
+ */
+export function filterPaths(filter: Filter): string[] | null {
+  const paths: string[] = [];
+  const visit = (node: Filter): boolean => {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$and' || key === '$or' || key === '$nor') {
+        if (!Array.isArray(value)) return false;
+        for (const branch of value) if (!isPlainObject(branch) || !visit(branch)) return false;
+      } else if (key === '$comment') {
+        continue;
+      } else if (key.startsWith('$')) {
+        return false;
+      } else {
+        paths.push(key);
+      }
+    }
+    return true;
+  };
+  return visit(filter) ? paths : null;
+}
+
+export function sortPaths(sort: SortSpec | undefined): string[] {
+  return sort ? Object.keys(sort) : [];
+}
