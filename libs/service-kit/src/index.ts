@@ -7,4 +7,5 @@ export * from './rpc/parse-rpc-payload';
 export * from './health/readiness';
 export * from './bootstrap/service-kit.module';
 export * from './bootstrap/run-service';
+export * from './bootstrap/nats-transport-options';
 export * from './stores/open-stores';

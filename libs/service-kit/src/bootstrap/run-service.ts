@@ -2,9 +2,10 @@ import { hostname } from 'node:os';
 import { Logger, type DynamicModule, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import type { MicroserviceOptions } from '@nestjs/microservices';
 import { queueGroupOf, type ServiceName } from '@immo/contracts';
 import type { ServiceConfig } from '../config/common-config';
+import { natsTransportOptions } from './nats-transport-options';
 
 const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -25,19 +26,7 @@ export async function runService(service: ServiceName, config: ServiceConfig, ro
     logger: logLevelsUpTo(config.LOG_LEVEL),
     bufferLogs: false,
   });
-  app.connectMicroservice<MicroserviceOptions>(
-    {
-      transport: Transport.NATS,
-      options: {
-        servers: config.NATS_URL.split(',').map((s) => s.trim()),
-        queue: queueGroupOf(service),
-        name: `${service}-rpc`,
-        timeout: config.NATS_CONNECT_TIMEOUT_MS,
-        maxReconnectAttempts: -1,
-      },
-    },
-    { inheritAppConfig: true },
-  );
+  app.connectMicroservice<MicroserviceOptions>(natsTransportOptions(service, config), { inheritAppConfig: true });
   app.enableShutdownHooks();
   await app.startAllMicroservices();
   if (config.HEALTH_PORT > 0) {

@@ -1,0 +1,37 @@
+import { NatsRecordSerializer } from '@nestjs/microservices/serializers';
+import { NatsRecord, type OutgoingResponse } from '@nestjs/microservices';
+import { isRpcErrorPayload, rpcErrors, type RpcErrorPayload } from '@immo/contracts';
+import { plainRequestKind } from './plain-request-id';
+
+const encoder = new TextEncoder();
+
+/**
+ * Answers a plain JSON request (see `PlainJsonRequestDeserializer`) in plain JSON too, since its
+ * caller knows nothing of Nest: the handler's result, or on failure the `RpcErrorPayload`
+ * `{status, title, detail, violations?}` that the gateway would have turned into its HTTP problem.
+ * Replies to Nest's envelope keep Nest's own `{id, response | err, isDisposed}` format.
+ */
+export class PlainJsonReplySerializer extends NatsRecordSerializer {
+  override serialize(packet: OutgoingResponse): NatsRecord {
+    const kind = plainRequestKind(packet.id);
+    if (kind === undefined) return super.serialize(packet);
+    if (kind === 'unreadable') return json(rpcErrors.badRequest('The request body is not valid JSON.'));
+    if (packet.err !== undefined && packet.err !== null) return json(asProblem(packet.err));
+    // `null` rather than an empty body, so the caller can always parse the answer.
+    return json(packet.response ?? null);
+  }
+}
+
+/**
+ * Services throw `RpcException(RpcErrorPayload)` for errors they mean; anything else reaches here
+ * as Nest's `{status: 'error', message}` (an unexpected failure, or no handler for the subject).
+ */
+function asProblem(err: unknown): RpcErrorPayload {
+  if (isRpcErrorPayload(err)) return err;
+  const message = typeof err === 'object' && err !== null && 'message' in err ? String(err.message) : String(err);
+  return { status: 500, title: 'An error occurred', detail: `The service failed: ${message}` };
+}
+
+function json(value: unknown): NatsRecord<Uint8Array> {
+  return new NatsRecord(encoder.encode(JSON.stringify(value)));
+}
