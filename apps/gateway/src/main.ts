@@ -4,15 +4,12 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { Logger } from '@nestjs/common';
 import { connectNats, gatewayConfigSchema, loadConfig, logLevelsUpTo, runMain } from '@immo/service-kit';
 import { GatewayModule } from './app.module';
+import { gatewayFastifyOptions } from './http/http-server-options';
 
 runMain('gateway', async () => {
   const config = loadConfig('gateway', gatewayConfigSchema);
   const nats = await connectNats(config.NATS_URL, { name: 'gateway', timeoutMs: config.NATS_CONNECT_TIMEOUT_MS });
-  const adapter = new FastifyAdapter({
-    bodyLimit: config.BODY_LIMIT_BYTES,
-    // Bracket query strings are parsed per route with bounds (BracketQuery); skip Fastify's parser.
-    routerOptions: { querystringParser: () => ({}) },
-  });
+  const adapter = new FastifyAdapter(gatewayFastifyOptions(config));
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(config, nats), adapter, {
     logger: logLevelsUpTo(config.LOG_LEVEL),
   });

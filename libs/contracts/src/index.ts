@@ -5,3 +5,5 @@ export * from './rpc/validate-payload';
 export * from './health/ping';
 export * from './listings';
 export * from './geo/geo-queries';
+export * from './geo/great-circle';
+export * from './util/plain-object';

@@ -4,6 +4,8 @@
  * element (`photos.0.url`).
  */
 
+import { isPlainObject } from '@immo/contracts';
+
 const pathCache = new Map<string, readonly string[]>();
 
 export function splitPath(path: string): readonly string[] {
@@ -17,11 +19,8 @@ export function splitPath(path: string): readonly string[] {
   return parts;
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
+// One definition for the workspace; re-exported so the store's modules keep importing it from here.
+export { isPlainObject };
 
 const ARRAY_INDEX = /^(0|[1-9]\d*)$/;
 

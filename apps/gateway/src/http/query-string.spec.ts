@@ -30,6 +30,60 @@ describe('parseQueryString (bracket notation)', () => {
     expect(() => parseQueryString(raw)).toThrow(/parameter/i);
   });
 
+  describe('arrays of at most QUERY_LIMITS.arrayLimit items, in every notation', () => {
+    const limit = QUERY_LIMITS.arrayLimit;
+    const repeat = (count: number, part: (i: number) => string) => Array.from({ length: count }, (_, i) => part(i)).join('&');
+
+    function expectArrayLimitProblem(raw: string, parameter: string): void {
+      let caught: unknown;
+      try {
+        parseQueryString(raw);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(ProblemException);
+      const problem = caught as ProblemException;
+      expect(problem.status).toBe(400);
+      expect(problem.detail).toBe(`The query string cannot be parsed: ${parameter} must have at most ${limit} items.`);
+      expect(problem.violations).toEqual([{ propertyPath: parameter, message: `must have at most ${limit} items` }]);
+    }
+
+    it('accepts exactly the limit in each notation', () => {
+      expect(parseQueryString(repeat(limit, (i) => `a[]=${i}`))['a']).toHaveLength(limit);
+      expect(parseQueryString(repeat(limit, (i) => `a[${i}]=${i}`))['a']).toHaveLength(limit);
+      expect(parseQueryString(repeat(limit, (i) => `a=${i}`))['a']).toHaveLength(limit);
+    });
+
+    it('refuses one item more with a[]=, naming the parameter', () => {
+      expectArrayLimitProblem(repeat(limit + 1, (i) => `propertyTypes[]=${i}`), 'propertyTypes');
+      expectArrayLimitProblem(repeat(limit + 1, (i) => `propertyTypes%5B%5D=${i}`), 'propertyTypes');
+    });
+
+    it('refuses one item more with a[0]= … a[1000]=', () => {
+      expectArrayLimitProblem(repeat(limit + 1, (i) => `propertyTypes[${i}]=${i}`), 'propertyTypes');
+    });
+
+    it('refuses an index beyond the limit instead of turning the array into an object', () => {
+      expectArrayLimitProblem(`${repeat(3, (i) => `zipcode[${i}]=7500${i}`)}&zipcode[${limit + 1}]=75011`, 'zipcode');
+      expectArrayLimitProblem(`geoShapes[0][${limit * 5}][0]=48.85`, 'geoShapes[0]');
+    });
+
+    it('refuses one item more with a repeated a=', () => {
+      expectArrayLimitProblem(repeat(limit + 1, (i) => `insee=${i}`), 'insee');
+    });
+
+    it('counts the items of one array across notations', () => {
+      const half = Math.ceil((limit + 1) / 2);
+      expectArrayLimitProblem(`${repeat(half, (i) => `insee[]=${i}`)}&${repeat(half, (i) => `insee=${i}`)}`, 'insee');
+      expectArrayLimitProblem(`${repeat(half, (i) => `insee[${i}]=${i}`)}&${repeat(half, (i) => `insee[]=${i}`)}`, 'insee');
+    });
+
+    it('names a nested array by its bracket path', () => {
+      expectArrayLimitProblem(repeat(limit + 1, (i) => `geoShapes[0][${i}][0]=${i}`), 'geoShapes[0]');
+      expectArrayLimitProblem(repeat(limit + 1, (i) => `order[keys][]=${i}`), 'order[keys]');
+    });
+  });
+
   it('answers 414 for an absurdly long query string', () => {
     try {
       parseQueryString(`q=${'x'.repeat(QUERY_LIMITS.maxLength + 1)}`);

@@ -1,26 +1,19 @@
 /** Small spherical helpers shared by the directory, the POI generator and the station index. */
+import { greatCircleKm, MEAN_EARTH_RADIUS_KM, type LatLon } from '@immo/contracts';
 
-export interface LatLon {
-  lat: number;
-  lon: number;
-}
+export type { LatLon };
 
 /** [west, south, east, north] in degrees, as published by @etalab/fr-bounding-boxes. */
 export type BBox = readonly [number, number, number, number];
 
-const EARTH_RADIUS_KM = 6371.0088;
 const DEG = Math.PI / 180;
 
-export function haversineKm(a: LatLon, b: LatLon): number {
-  const dLat = (b.lat - a.lat) * DEG;
-  const dLon = (b.lon - a.lon) * DEG;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * DEG) * Math.cos(b.lat * DEG) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
-}
+/** The product's one distance (@immo/contracts), on the mean Earth radius. */
+export const haversineKm = greatCircleKm;
 
 /** Degrees of latitude spanned by `km` (constant on a sphere). */
 export function kmToLatDegrees(km: number): number {
-  return km / (EARTH_RADIUS_KM * DEG);
+  return km / (MEAN_EARTH_RADIUS_KM * DEG);
 }
 
 /**
@@ -28,7 +21,7 @@ export function kmToLatDegrees(km: number): number {
  * floored to keep the result finite; no French commune is close enough for this to matter.
  */
 export function kmToLonDegrees(km: number, lat: number): number {
-  return km / (EARTH_RADIUS_KM * DEG * Math.max(0.01, Math.cos(lat * DEG)));
+  return km / (MEAN_EARTH_RADIUS_KM * DEG * Math.max(0.01, Math.cos(lat * DEG)));
 }
 
 /** Box around a circle, good enough to pick candidates before an exact distance test. */

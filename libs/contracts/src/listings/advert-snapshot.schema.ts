@@ -17,6 +17,7 @@
  */
 import { z } from 'zod';
 import type { Violation } from '../rpc/violation';
+import { isPlainObject } from '../util/plain-object';
 
 /** Plausibility bounds. Values outside are crawler bugs, placeholders or unit mix-ups. */
 export const SNAPSHOT_BOUNDS = {
@@ -203,7 +204,7 @@ export function validateSnapshot(input: unknown, now: Date = new Date()): Snapsh
 }
 
 function crossFieldViolations(input: unknown, now: Date, out: SnapshotViolation[]): void {
-  if (!isRecord(input)) return;
+  if (!isPlainObject(input)) return;
 
   const reference = input['reference'];
   const url = input['url'];
@@ -245,8 +246,4 @@ function formatPath(path: readonly PropertyKey[]): string {
     else out += out === '' ? String(key) : `.${String(key)}`;
   }
   return out === '' ? '(root)' : out;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,7 +5,13 @@
 
 export type LonLat = readonly [number, number];
 
-/** MongoDB converts between radians and metres with this equatorial radius (6378.1 km). */
+/**
+ * MongoDB converts between radians and metres with this equatorial radius (6378.1 km), so the
+ * embedded store's `$centerSphere` / `$nearSphere` radians and distances match what MongoDB
+ * answers. It deliberately differs from the product's own distance (`greatCircleKm` in
+ * @immo/contracts, mean radius 6371.0088 km): callers that convert metres to radians for a
+ * query must use this one, or the two stores would disagree by about 0.1 %.
+ */
 export const EARTH_RADIUS_METRES = 6_378_100;
 
 const DEG_TO_RAD = Math.PI / 180;

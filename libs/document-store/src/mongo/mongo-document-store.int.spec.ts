@@ -13,10 +13,9 @@ if (url) {
     { teardown: async () => store?.dropDatabase() },
   );
 } else {
-  describe('MongoDB document store contract', () => {
-    it('is skipped without MONGO_URL', () => {
-      expect(url ?? '').toBe('');
-      process.stdout.write('skipped: MONGO_URL not set (MongoDB document store contract)\n');
-    });
+  process.stdout.write('skipped: MONGO_URL not set (MongoDB document store contract)\n');
+  // A Jest skip, not a passing placeholder, so the summary counts the contract as not run.
+  describe.skip('document store contract [mongo] (skipped: MONGO_URL not set)', () => {
+    it('runs the document store contract against MongoDB', () => undefined);
   });
 }

@@ -11,8 +11,10 @@ import {
   type AllStreamResolvedEvent,
   type AppendExpectedRevision,
   type JSONType,
+  type Position,
   type ResolvedEvent,
 } from '@eventstore/db-client';
+import { isPlainObject } from '@immo/contracts';
 import { assertValidAppend } from '../append-validation';
 import {
   WrongExpectedVersionError,
@@ -39,10 +41,6 @@ const DISPOSE_TIMEOUT_MS = 5_000;
 
 type EsdbRecordedEvent = NonNullable<ResolvedEvent['event']>;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
-}
-
 function toExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {
   if (expected === 'no_stream') return NO_STREAM;
   if (expected === 'any') return ANY;
@@ -53,22 +51,56 @@ function isSystem(event: EsdbRecordedEvent): boolean {
   return event.streamId.startsWith('$') || event.type.startsWith('$');
 }
 
+/** What the server sends where it has no `$all` position for an event (UInt64.MaxValue). */
+const NO_POSITION = 18_446_744_073_709_551_615n;
+
 /**
- * Positions: EventStoreDB gives every event a `{ commit, prepare }` pair in its transaction log.
- * Since 20.x appends are implicit transactions whose events each carry commit === prepare (their
- * own log position), so the commit position alone identifies an event and is what we expose.
+ * Positions. EventStoreDB orders `$all` by the pair `{ commit, prepare }` and resumes a
+ * subscription strictly after the pair it is given. Its `$all` reader gives an event written by
+ * an append (an implicit transaction: every write the gRPC API can make) its own log position as
+ * both values, so `commit === prepare` is one number per event, strictly increasing in `$all`
+ * order, and `{ commit: n, prepare: n }` resumes exactly after that event: that is the port's
+ * position. (A multi-event append does not share one commit position; 20.6.0 reported the first
+ * event's position as every event's prepare, fixed in 20.6.1, which is one more reason to read the
+ * commit side.) Only an explicit transaction, which the legacy TCP API could write, gives all its
+ * events the position of its commit record, with distinct, smaller prepare positions: no single
+ * number orders those strictly, and resuming from their commit position would skip the rest of
+ * the transaction, so a subscription refuses such an event instead of repeating a position.
  */
-function toRecorded(event: EsdbRecordedEvent, fallbackPosition: bigint | undefined): RecordedEvent {
-  // Stream reads only carry positions from server 22.6 on; -1 marks "unknown" rather than guessing.
-  const position = event.position?.commit ?? fallbackPosition;
+function positionOf(position: Position | undefined, context: 'read' | 'subscription', event: EsdbRecordedEvent): number {
+  // Stream reads carry positions only from server 22.6 on, and never for explicit transactions.
+  if (!position || position.commit === NO_POSITION) {
+    if (context === 'read') return -1;
+    throw new Error(`event ${event.id} (${event.streamId}@${event.revision}) came from $all without a position`);
+  }
+  if (position.commit !== position.prepare) {
+    if (context === 'read') return -1;
+    throw new ExplicitTransactionEventError(event, position);
+  }
+  return Number(position.commit);
+}
+
+/** An event of an explicit transaction met by a subscription; see positionOf. */
+export class ExplicitTransactionEventError extends Error {
+  override readonly name = 'ExplicitTransactionEventError';
+  constructor(event: EsdbRecordedEvent, position: Position) {
+    super(
+      `event ${event.id} (${event.streamId}@${event.revision}) was written by an explicit transaction ` +
+        `(commit ${position.commit}, prepare ${position.prepare}): its commit position is shared with the rest of ` +
+        'the transaction, so it has no position this event store can order and resume from',
+    );
+  }
+}
+
+function toRecorded(event: EsdbRecordedEvent, position: number): RecordedEvent {
   return {
     id: event.id,
     type: event.type,
     data: event.data,
-    metadata: isRecord(event.metadata) ? event.metadata : {},
+    metadata: isPlainObject(event.metadata) ? event.metadata : {},
     streamName: event.streamId,
     revision: Number(event.revision),
-    position: position === undefined ? -1 : Number(position),
+    position,
     createdAt: event.created,
   };
 }
@@ -113,7 +145,7 @@ export class EventStoreDbEventStore implements EventStore {
     const events: RecordedEvent[] = [];
     try {
       for await (const resolved of this.client.readStream(stream, { fromRevision: fromRevision > 0 ? BigInt(fromRevision) : START })) {
-        if (resolved.event) events.push(toRecorded(resolved.event, resolved.commitPosition));
+        if (resolved.event) events.push(toRecorded(resolved.event, positionOf(resolved.event.position, 'read', resolved.event)));
       }
     } catch (error) {
       if (error instanceof StreamNotFoundError) return [];
@@ -126,7 +158,7 @@ export class EventStoreDbEventStore implements EventStore {
     this.assertOpen();
     const { fromPosition, streamPrefixes } = options;
     const subscription = this.client.subscribeToAll({
-      // Resuming needs a `{ commit, prepare }` pair; see toRecorded for why commit serves as both.
+      // Resuming needs a `{ commit, prepare }` pair; see positionOf for why one number is both.
       fromPosition: fromPosition === undefined ? START : { commit: BigInt(fromPosition), prepare: BigInt(fromPosition) },
       filter: streamPrefixes && streamPrefixes.length > 0 ? streamNameFilter({ prefixes: streamPrefixes }) : excludeSystemEvents(),
     });
@@ -175,12 +207,12 @@ export class EventStoreDbEventStore implements EventStore {
 
   /** Servers may omit the position on an idempotent replay; the stored event still knows it. */
   private async positionOfRevision(stream: string, revision: number): Promise<number> {
-    let position: bigint | undefined;
+    let position = -1;
     // Read to the end (one event) rather than returning early: see isReady.
     for await (const resolved of this.client.readStream(stream, { fromRevision: BigInt(revision), maxCount: 1 })) {
-      position ??= resolved.event?.position?.commit ?? resolved.commitPosition;
+      if (resolved.event && position === -1) position = positionOf(resolved.event.position, 'read', resolved.event);
     }
-    return position === undefined ? -1 : Number(position);
+    return position;
   }
 }
 
@@ -229,7 +261,7 @@ class EventStoreDbAllSubscription implements AllSubscription {
         if (next === STOPPED || next.done) return;
         const event = next.value.event;
         if (!event || isSystem(event)) continue;
-        yield toRecorded(event, next.value.commitPosition);
+        yield toRecorded(event, positionOf(event.position, 'subscription', event));
       }
     } finally {
       await this.unsubscribe();

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isPlainObject } from '@immo/contracts';
 
 /**
  * A commit is one JetStream message holding up to this many events. The global position of an
@@ -60,21 +61,17 @@ export interface CommitBody {
   events: CommitEventBody[];
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Parses a commit body defensively: a foreign message on our subjects must not crash a reader. */
 export function parseCommitBody(bytes: Uint8Array): CommitBody {
   const parsed: unknown = JSON.parse(Buffer.from(bytes).toString('utf8'));
-  if (!isRecord(parsed) || typeof parsed['createdAt'] !== 'string' || !Array.isArray(parsed['events'])) {
+  if (!isPlainObject(parsed) || typeof parsed['createdAt'] !== 'string' || !Array.isArray(parsed['events'])) {
     throw new Error('not an event-store commit');
   }
   const events: CommitEventBody[] = [];
   for (const raw of parsed['events'] as unknown[]) {
-    if (!isRecord(raw) || typeof raw['id'] !== 'string' || typeof raw['type'] !== 'string') throw new Error('malformed event in commit');
+    if (!isPlainObject(raw) || typeof raw['id'] !== 'string' || typeof raw['type'] !== 'string') throw new Error('malformed event in commit');
     const metadata = raw['metadata'];
-    events.push({ id: raw['id'], type: raw['type'], data: raw['data'], ...(isRecord(metadata) ? { metadata } : {}) });
+    events.push({ id: raw['id'], type: raw['type'], data: raw['data'], ...(isPlainObject(metadata) ? { metadata } : {}) });
   }
   return { createdAt: parsed['createdAt'], events };
 }

@@ -46,8 +46,22 @@ export interface EventStoreDbFakeOptions {
   positionOnReplay?: boolean;
 }
 
+/** An event to write through {@link RunningEventStoreDbFake.commitExplicitTransaction}. */
+export interface ExplicitTransactionEvent {
+  id?: string;
+  type: string;
+  data: unknown;
+}
+
 export interface RunningEventStoreDbFake {
   connectionString: string;
+  /**
+   * Writes what an explicit transaction of the legacy TCP API leaves in a real log (the gRPC API
+   * has no way to write one): the events share their commit position, the one of the commit
+   * record written after them, and keep distinct prepare positions. Returns the stored events'
+   * ids and positions.
+   */
+  commitExplicitTransaction(stream: string, events: readonly ExplicitTransactionEvent[]): Array<{ id: string; commit: number; prepare: number }>;
   stop(): Promise<void>;
 }
 
@@ -100,13 +114,22 @@ function toProposed(message: AppendReq.ProposedMessage | BatchAppendReq.Proposed
   };
 }
 
-function toRecordedEvent(event: StoredEvent, structuredIds: boolean): ReadResp.ReadEvent {
+/** UInt64.MaxValue: what the server sends where it has no `$all` position for an event. */
+const NO_POSITION = '18446744073709551615';
+
+/**
+ * `$all` reads carry every event's `{ commit, prepare }`. Stream reads carry them (from 22.6 on)
+ * only for events outside explicit transactions: the server cannot cheaply find a transaction's
+ * commit from a stream's index, so those events come with "no position".
+ */
+function toRecordedEvent(event: StoredEvent, structuredIds: boolean, source: '$all' | 'stream'): ReadResp.ReadEvent {
+  const positioned = source === '$all' || event.commit === event.prepare;
   const record = new ReadResp.ReadEvent.RecordedEvent();
   record.setId(stringToUuid(event.id, structuredIds));
   record.setStreamIdentifier(identifierOf(event.streamName));
   record.setStreamRevision(String(event.revision));
-  record.setPreparePosition(String(event.position));
-  record.setCommitPosition(String(event.position));
+  record.setPreparePosition(positioned ? String(event.prepare) : NO_POSITION);
+  record.setCommitPosition(positioned ? String(event.commit) : NO_POSITION);
   record.getMetadataMap().set('type', event.type);
   record.getMetadataMap().set('content-type', event.contentType);
   record.getMetadataMap().set('created', event.createdTicks);
@@ -114,13 +137,14 @@ function toRecordedEvent(event: StoredEvent, structuredIds: boolean): ReadResp.R
   record.setCustomMetadata(event.customMetadata);
   const readEvent = new ReadResp.ReadEvent();
   readEvent.setEvent(record);
-  readEvent.setCommitPosition(String(event.position));
+  if (positioned) readEvent.setCommitPosition(String(event.commit));
+  else readEvent.setNoPosition(new Empty());
   return readEvent;
 }
 
-function eventResponse(event: StoredEvent, structuredIds: boolean): ReadResp {
+function eventResponse(event: StoredEvent, structuredIds: boolean, source: '$all' | 'stream'): ReadResp {
   const response = new ReadResp();
-  response.setEvent(toRecordedEvent(event, structuredIds));
+  response.setEvent(toRecordedEvent(event, structuredIds, source));
   return response;
 }
 
@@ -394,7 +418,7 @@ class EventStoreDbFake {
     const selected = backwards ? events.slice(0, Math.min(from, events.length - 1) + 1).reverse() : events.slice(from);
     for (const event of selected.slice(0, count)) {
       if (call.cancelled) return;
-      await writeWithBackpressure(call, eventResponse(event, structuredIds));
+      await writeWithBackpressure(call, eventResponse(event, structuredIds, 'stream'));
     }
     call.end();
   }
@@ -404,10 +428,12 @@ class EventStoreDbFake {
     const all = options.getAll();
     let cursor: number;
     switch (all?.getAllOptionCase()) {
-      case ReadReq.Options.AllOptions.AllOptionCase.POSITION:
-        // Like the server, a position is exclusive: the subscriber has already seen that event.
-        cursor = this.log.indexAfter(Number(all.getPosition()?.getCommitPosition() ?? -1));
+      case ReadReq.Options.AllOptions.AllOptionCase.POSITION: {
+        // Like the server, the `{ commit, prepare }` pair is exclusive: the subscriber has seen that event.
+        const position = all.getPosition();
+        cursor = this.log.indexAfter({ commit: Number(position?.getCommitPosition() ?? -1), prepare: Number(position?.getPreparePosition() ?? -1) });
         break;
+      }
       case ReadReq.Options.AllOptions.AllOptionCase.END:
         cursor = this.log.length;
         break;
@@ -433,7 +459,7 @@ class EventStoreDbFake {
       try {
         while (!closed && cursor < this.log.length) {
           const event = this.log.at(cursor++);
-          if (event && matches(event)) await writeWithBackpressure(call, eventResponse(event, structuredIds));
+          if (event && matches(event)) await writeWithBackpressure(call, eventResponse(event, structuredIds, '$all'));
         }
         if (!caughtUpSent && !closed) {
           caughtUpSent = true;
@@ -460,6 +486,19 @@ class EventStoreDbFake {
     await pump();
   }
 
+  commitExplicitTransaction(stream: string, events: readonly ExplicitTransactionEvent[]): Array<{ id: string; commit: number; prepare: number }> {
+    const proposed = events.map(
+      (event): ProposedEvent => ({
+        id: event.id ?? randomUUID(),
+        type: event.type,
+        contentType: 'application/json',
+        data: Buffer.from(JSON.stringify(event.data), 'utf8'),
+        customMetadata: new Uint8Array(),
+      }),
+    );
+    return this.log.commitExplicitTransaction(stream, proposed).map(({ id, commit, prepare }) => ({ id, commit, prepare }));
+  }
+
   shutdown(): void {
     for (const close of [...this.closers]) close();
   }
@@ -480,6 +519,7 @@ export async function startEventStoreDbFake(options: EventStoreDbFakeOptions = {
   });
   return {
     connectionString: `esdb://127.0.0.1:${port}?tls=false`,
+    commitExplicitTransaction: (stream, events) => fake.commitExplicitTransaction(stream, events),
     async stop() {
       fake.shutdown();
       // Clients keep idle channels open; a graceful shutdown would wait on them for nothing.

@@ -11,11 +11,23 @@ export interface ProposedEvent {
   customMetadata: Uint8Array;
 }
 
+/** A `$all` position; the log is ordered by commit, then prepare. */
+export interface LogPosition {
+  commit: number;
+  prepare: number;
+}
+
 export interface StoredEvent extends ProposedEvent {
   streamName: string;
   revision: number;
-  /** Log position; commit and prepare position are equal, as for 20.x+ implicit transactions. */
-  position: number;
+  /**
+   * Where the event's own (prepare) record sits in the log. An append is an implicit transaction
+   * whose every record commits itself, so its events have `commit === prepare`, one value each;
+   * the events of an explicit transaction all carry the position of its commit record, written
+   * after them, as their commit position.
+   */
+  prepare: number;
+  commit: number;
   /** .NET ticks (100 ns) since the Unix epoch, the unit of the `created` metadata entry. */
   createdTicks: string;
 }
@@ -34,6 +46,12 @@ export type AppendOutcome =
 const FIRST_POSITION = 1_000;
 /** Fixed overhead per record so positions look like byte offsets rather than a dense counter. */
 const RECORD_OVERHEAD = 96;
+/** Size of the commit record closing an explicit transaction. */
+const COMMIT_RECORD_SIZE = 64;
+
+function compare(a: LogPosition, b: LogPosition): number {
+  return a.commit - b.commit || a.prepare - b.prepare;
+}
 
 export class InMemoryLog {
   private readonly all: StoredEvent[] = [];
@@ -49,13 +67,14 @@ export class InMemoryLog {
     return this.all[index];
   }
 
-  /** Index of the first event whose position is strictly greater than `position`. */
-  indexAfter(position: number): number {
+  /** Index of the first event strictly after `position` in `$all` order, as the server resumes. */
+  indexAfter(position: LogPosition): number {
     let low = 0;
     let high = this.all.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if ((this.all[mid]?.position ?? Infinity) <= position) low = mid + 1;
+      const event = this.all[mid];
+      if (event && compare(event, position) <= 0) low = mid + 1;
       else high = mid;
     }
     return low;
@@ -98,19 +117,46 @@ export class InMemoryLog {
 
     if (proposed.length === 0) {
       const last = current === undefined ? undefined : existing[current];
-      return { kind: 'success', currentRevision: current, position: last?.position, replayed: false };
+      return { kind: 'success', currentRevision: current, position: last?.commit, replayed: false };
     }
     const createdTicks = (BigInt(Date.now()) * 10_000n).toString();
     const stored = proposed.map((event, i): StoredEvent => {
-      const position = this.nextPosition;
-      this.nextPosition += RECORD_OVERHEAD + event.data.length + event.customMetadata.length;
-      return { ...event, streamName, revision: existing.length + i, position, createdTicks };
+      const position = this.writeRecord(event);
+      return { ...event, streamName, revision: existing.length + i, prepare: position, commit: position, createdTicks };
     });
-    this.streams.set(streamName, [...existing, ...stored]);
+    this.store(streamName, stored);
+    const last = stored[stored.length - 1];
+    return { kind: 'success', currentRevision: last?.revision, position: last?.commit, replayed: false };
+  }
+
+  /**
+   * Test-only: what an explicit transaction of the legacy TCP API leaves in the log (the gRPC API
+   * cannot write one). Its prepares come first, each at its own position, then one commit record
+   * whose position every event of the transaction takes as its commit position. Appended to the
+   * end of the stream, as with expected revision `any`.
+   */
+  commitExplicitTransaction(streamName: string, proposed: readonly ProposedEvent[]): StoredEvent[] {
+    const existing = this.streams.get(streamName) ?? [];
+    const createdTicks = (BigInt(Date.now()) * 10_000n).toString();
+    const prepared = proposed.map((event, i) => ({ ...event, streamName, revision: existing.length + i, prepare: this.writeRecord(event), createdTicks }));
+    const commit = this.nextPosition;
+    this.nextPosition += COMMIT_RECORD_SIZE;
+    const stored = prepared.map((event): StoredEvent => ({ ...event, commit }));
+    this.store(streamName, stored);
+    return stored;
+  }
+
+  /** Reserves the log space of one event record and returns its position. */
+  private writeRecord(event: ProposedEvent): number {
+    const position = this.nextPosition;
+    this.nextPosition += RECORD_OVERHEAD + event.data.length + event.customMetadata.length;
+    return position;
+  }
+
+  private store(streamName: string, stored: readonly StoredEvent[]): void {
+    this.streams.set(streamName, [...(this.streams.get(streamName) ?? []), ...stored]);
     this.all.push(...stored);
     for (const listener of [...this.listeners]) listener();
-    const last = stored[stored.length - 1];
-    return { kind: 'success', currentRevision: last?.revision, position: last?.position, replayed: false };
   }
 
   /**
@@ -125,6 +171,6 @@ export class InMemoryLog {
       if (!stored || stored.id !== event.id) return undefined;
       last = stored;
     }
-    return { kind: 'success', currentRevision: last?.revision, position: last?.position, replayed: true };
+    return { kind: 'success', currentRevision: last?.revision, position: last?.commit, replayed: true };
   }
 }
