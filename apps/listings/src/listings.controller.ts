@@ -13,22 +13,20 @@ import {
   type PropertyDocument,
 } from '@immo/contracts';
 import { parseRpcPayload } from '@immo/service-kit';
-import { IngestionService } from './ingestion/ingestion.service';
-import { PropertyProjection } from './projection/property-projection';
+import { ListingsRuntime } from './listings-runtime';
 import { PropertyQueries } from './queries/property-queries';
 
 @Controller()
 export class ListingsController {
   constructor(
-    @Inject(IngestionService) private readonly ingestion: IngestionService,
-    @Inject(PropertyProjection) private readonly projection: PropertyProjection,
+    @Inject(ListingsRuntime) private readonly runtime: ListingsRuntime,
     @Inject(PropertyQueries) private readonly queries: PropertyQueries,
   ) {}
 
   @MessagePattern(LISTINGS_SUBJECTS.ingestAdverts)
   ingest(@Payload() payload: unknown): Promise<IngestAdvertsReply> {
     const { snapshots } = parseRpcPayload(ingestAdvertsRequestSchema, payload);
-    return this.ingestion.ingest(snapshots);
+    return this.runtime.router.ingest(snapshots);
   }
 
   @MessagePattern(LISTINGS_SUBJECTS.getProperty)
@@ -46,13 +44,21 @@ export class ListingsController {
 
   @MessagePattern(LISTINGS_SUBJECTS.projectionStatus)
   async status(): Promise<ProjectionStatusReply> {
-    return { ...(await this.projection.status()), lastAppended: this.ingestion.lastAppendedPosition };
+    const { runtime } = this;
+    return {
+      checkpoint: runtime.runner.checkpoint,
+      properties: await this.queries.count(),
+      adverts: runtime.directory.size,
+      lastAppended: runtime.ingestion.lastAppendedPosition,
+      outboxPending: await runtime.relay.pending(),
+      leadsIngestion: runtime.leadsIngestion,
+    };
   }
 
   @MessagePattern(LISTINGS_SUBJECTS.rebuildProperties)
   async rebuild(@Payload() payload: unknown): Promise<{ status: 'rebuilding' }> {
     parseRpcPayload(rebuildPropertiesRequestSchema, payload ?? {});
-    await this.projection.rebuild();
+    await this.runtime.rebuild();
     return { status: 'rebuilding' };
   }
 }

@@ -1,4 +1,7 @@
-import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import {
   NatsRpcClient,
@@ -10,10 +13,19 @@ import {
 } from '@immo/service-kit';
 import { PropertyMatcher } from './domain';
 import { GeoDirectoryClient } from './geo/geo-directory.client';
+import { IngestionGate } from './ingestion/ingestion-gate';
+import { IngestionLease } from './ingestion/ingestion-lease';
+import { IngestionRouter } from './ingestion/ingestion-router';
 import { IngestionService } from './ingestion/ingestion.service';
 import { ListingsController } from './listings.controller';
-import { IntegrationPublisher } from './projection/integration-publisher';
-import { PropertyProjection } from './projection/property-projection';
+import { ListingsRuntime } from './listings-runtime';
+import { AdvertDirectory } from './projection/advert-directory';
+import { AdvertStatesProjection } from './projection/advert-states.projection';
+import { IntegrationOutboxProjection } from './projection/integration-outbox.projection';
+import { openIntegrationStream } from './projection/integration-stream';
+import { OutboxRelay } from './projection/outbox-relay';
+import { ProjectionRunner } from './projection/projection-runner';
+import { PropertyDocumentsProjection } from './projection/property-documents.projection';
 import { PropertyQueries } from './queries/property-queries';
 
 export interface ListingsModuleOptions {
@@ -22,30 +34,33 @@ export interface ListingsModuleOptions {
   instance: string;
 }
 
-const EXPIRY_SWEEP_MS = 60_000;
+/** Starts the runtime once Nest is up; stops it before the stores close. */
+class RuntimeLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(@Inject(ListingsRuntime) private readonly runtime: ListingsRuntime) {}
 
-/** Starts the projection once Nest is up and sweeps expiries; stops both before the stores close. */
-class ProjectionLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
-  private sweep: NodeJS.Timeout | null = null;
-
-  constructor(
-    @Inject(PropertyProjection) private readonly projection: PropertyProjection,
-    @Inject(IngestionService) private readonly ingestion: IngestionService,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.projection.start();
-    this.sweep = setInterval(() => {
-      this.ingestion
-        .expireDue(this.projection.advertStates())
-        .catch((error: unknown) => new Logger('ExpirySweep').error(String(error)));
-    }, EXPIRY_SWEEP_MS);
-    this.sweep.unref();
+  onApplicationBootstrap(): Promise<void> {
+    return this.runtime.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    if (this.sweep) clearInterval(this.sweep);
-    await this.projection.stop();
+  onApplicationShutdown(): Promise<void> {
+    return this.runtime.stop();
+  }
+}
+
+/**
+ * The identity this instance holds the ingestion lease under: kept in the data directory, so a
+ * restart on the same data takes its own lease back at once.
+ */
+function instanceIdentity(config: ServiceConfig): string {
+  const dir = join(config.DATA_DIR, 'listings');
+  const file = join(dir, 'instance-id');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    const id = `listings-${randomUUID()}`;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, id);
+    return id;
   }
 }
 
@@ -57,10 +72,28 @@ export class ListingsModule {
     const documentStore = openDocumentStore('listings', config);
     const rpc = new NatsRpcClient(nats, 2000);
     const geo = new GeoDirectoryClient(rpc);
-    const matcher = new PropertyMatcher();
-    const publisher = await IntegrationPublisher.open(nats);
-    const projection = new PropertyProjection({ eventStore, store: documentStore, geo, publisher, matcher });
-    const ingestion = new IngestionService(eventStore, geo, matcher);
+    const directory = new AdvertDirectory(new PropertyMatcher());
+    const advertStates = new AdvertStatesProjection(documentStore, directory);
+    const runner: ProjectionRunner = new ProjectionRunner({
+      eventStore,
+      store: documentStore,
+      directory,
+      advertStates,
+      propertyDocuments: new PropertyDocumentsProjection(documentStore, advertStates, geo, (): boolean => runner.stopping),
+      outbox: new IntegrationOutboxProjection(documentStore),
+      onOutboxWritten: () => relay.kick(),
+    });
+    const relay = new OutboxRelay(documentStore, await openIntegrationStream(nats));
+    const ingestion = new IngestionService(eventStore, geo, directory.matcher);
+    const gate = new IngestionGate();
+    const router = new IngestionRouter(nats, ingestion, gate);
+    let runtime: ListingsRuntime | null = null;
+    const lease = await IngestionLease.open(nats, instanceIdentity(config), {
+      acquired: () => runtime?.onLeaseAcquired(),
+      lost: () => runtime?.onLeaseLost(),
+    });
+    runtime = new ListingsRuntime(eventStore, runner, relay, directory, ingestion, gate, router, lease);
+    const started = runtime;
     return {
       module: ListingsModule,
       imports: [
@@ -68,17 +101,16 @@ export class ListingsModule {
           service: 'listings',
           instance: options.instance,
           nats,
-          readiness: storeReadiness(eventStore, documentStore),
-          // The projection stops first (ProjectionLifecycle), then the stores close.
+          readiness: [...storeReadiness(eventStore, documentStore), { name: 'projection', isReady: () => started.caughtUp() }],
+          // The runtime stops first (RuntimeLifecycle), then the stores close.
           closables: [documentStore, eventStore],
         }),
       ],
       controllers: [ListingsController],
       providers: [
-        { provide: PropertyProjection, useValue: projection },
-        { provide: IngestionService, useValue: ingestion },
+        { provide: ListingsRuntime, useValue: runtime },
         { provide: PropertyQueries, useValue: new PropertyQueries(documentStore) },
-        ProjectionLifecycle,
+        RuntimeLifecycle,
       ],
     };
   }

@@ -405,6 +405,16 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
       }
     });
 
+    it('reports the head position: the last event of the log, which a subscription reaches', async () => {
+      const stream = uniqueStream('head');
+      await store.append(stream, [newEvent('H1')], { expectedRevision: 'no_stream' });
+      const last = await store.append(stream, [newEvent('H2'), newEvent('H3')], { expectedRevision: 0 });
+      const head = await store.headPosition();
+      expect(head).toBe(last.position);
+      const read = await store.readStream(stream);
+      expect(read.at(-1)?.position).toBe(head);
+    });
+
     it('ends iteration when a subscription is unsubscribed', async () => {
       const subscription = store.subscribeToAll({ streamPrefixes: [uniqueStream('silence')] });
       const pending = subscription[Symbol.asyncIterator]().next();

@@ -60,6 +60,11 @@ export interface EventStore {
   /** Events of one stream in revision order; an empty array for a stream that does not exist. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   subscribeToAll(options?: SubscribeToAllOptions): AllSubscription;
+  /**
+   * Position of the last event of the global log, null while it is empty: a subscriber that has
+   * applied this position has caught up with everything appended before the call.
+   */
+  headPosition(): Promise<number | null>;
   /** Cheap readiness probe for health checks. */
   isReady(): Promise<boolean>;
   close(): Promise<void>;

@@ -284,7 +284,8 @@ function contactOf(c: SnapshotContact): AdvertFields['contact'] {
   };
 }
 
-function communeOf(c: SnapshotCommune): AdvertFields['commune'] {
+/** The commune of a snapshot as an advert keeps it (absent parts as null). */
+export function communeOf(c: SnapshotCommune): AdvertFields['commune'] {
   return { insee: c.insee ?? null, zipcode: c.zipcode ?? null, name: c.name ?? null };
 }
 

@@ -47,6 +47,7 @@
  * the few bins the tolerance can reach instead of scanning properties.
  */
 import { v5 as uuidv5 } from 'uuid';
+import { greatCircleMetres } from '@immo/contracts';
 import { ADVERT_EVENT_TYPES, type AdvertDomainEvent, type AdvertState } from './advert.events';
 
 export const PROPERTY_ID_NAMESPACE = 'f6fa8427-1f1d-4acf-960c-7805c2521f8d';
@@ -164,14 +165,9 @@ function attributesMatch(
   return score;
 }
 
-const EARTH_RADIUS_M = 6_371_000;
-const RAD = Math.PI / 180;
-
-/** Equirectangular approximation: well under 1 % error at a few kilometres, no trigonometry chain. */
+/** The product's one distance (@immo/contracts): great circle on the mean Earth radius. */
 export function distanceMeters(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const x = (lon2 - lon1) * RAD * Math.cos(((lat1 + lat2) / 2) * RAD);
-  const y = (lat2 - lat1) * RAD;
-  return Math.sqrt(x * x + y * y) * EARTH_RADIUS_M;
+  return greatCircleMetres({ lat: lat1, lon: lon1 }, { lat: lat2, lon: lon2 });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -287,6 +283,12 @@ export class PropertyMatcher {
     }
     if (member.surfaceBin !== null) pushTo(bucket.bySurface, member.surfaceBin, member);
     if (member.landBin !== null) pushTo(bucket.byLandSurface, member.landBin, member);
+  }
+
+  /** Forgets every advert (before a read-model rebuild replays them). */
+  clear(): void {
+    this.members.clear();
+    this.buckets.clear();
   }
 
   remove(advertId: string): void {

@@ -11,19 +11,13 @@
  * per change and stable across projection rebuilds and redeliveries, so the notifier can
  * deduplicate deliveries by id.
  */
+import { ADVERT_WEBHOOK_KINDS, type AdvertWebhookKind } from '@immo/contracts';
 import { historyEntriesOf } from './advert';
 import { ADVERT_EVENT_TYPES, type AdvertDomainEvent } from './advert.events';
 
-export const WEBHOOK_EVENT_KINDS = [
-  'property.ad.create',
-  'property.ad.update',
-  'ad.update.price',
-  'ad.update.surface',
-  'ad.update.pictures',
-  'ad.update.expired',
-] as const;
+export const WEBHOOK_EVENT_KINDS = ADVERT_WEBHOOK_KINDS;
 
-export type WebhookEventKind = (typeof WEBHOOK_EVENT_KINDS)[number];
+export type WebhookEventKind = AdvertWebhookKind;
 
 /** The `adEvent` of a webhook payload: like `AdvertEvent`, but `percentVariation` is a string. */
 export interface WebhookAdEvent {

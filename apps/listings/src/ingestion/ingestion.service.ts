@@ -5,6 +5,7 @@ import {
   advertIdOf,
   advertStreamName,
   bucketKeyOf,
+  communeOf,
   decide,
   decideAssignment,
   decideExpiry,
@@ -71,7 +72,7 @@ export class IngestionService {
     const worker = async () => {
       for (let step = queue.next(); !step.done; step = queue.next()) {
         const item = step.value;
-        const key = bucketKeyOf({ transactionType: item.snapshot.transactionType, propertyType: item.snapshot.propertyType, commune: communeOf(item.snapshot) });
+        const key = bucketKeyOf({ transactionType: item.snapshot.transactionType, propertyType: item.snapshot.propertyType, commune: communeOf(item.snapshot.commune) });
         try {
           const outcome = await this.serializer.run(key, () => this.applySnapshot(item.snapshot));
           results[item.index] = { index: item.index, status: 'accepted', ...outcome, warnings: item.warnings };
@@ -98,7 +99,7 @@ export class IngestionService {
   }
 
   /** Appends the expiry of adverts whose announced `expiredAt` has passed without a new crawl. */
-  async expireDue(states: Iterable<AdvertState>): Promise<number> {
+  async expireDue(states: Iterable<Pick<AdvertState, 'uuid' | 'expired' | 'expiresAt' | 'transactionType' | 'propertyType' | 'commune'>>): Promise<number> {
     const now = this.now();
     let expired = 0;
     for (const candidate of states) {
@@ -201,8 +202,4 @@ export class IngestionService {
       if (oldest !== undefined) this.written.delete(oldest);
     }
   }
-}
-
-function communeOf(snapshot: AdvertSnapshot): { insee: string | null; zipcode: string | null; name: string | null } {
-  return { insee: snapshot.commune.insee ?? null, zipcode: snapshot.commune.zipcode ?? null, name: snapshot.commune.name ?? null };
 }

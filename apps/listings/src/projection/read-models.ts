@@ -1,8 +1,8 @@
 import type { CollectionSpec, StoredDocument } from '@immo/document-store';
-import type { PropertyDocument } from '@immo/contracts';
-import type { AdvertState } from '../domain';
+import type { ListingsIntegrationEvent, PropertyDocument } from '@immo/contracts';
+import type { AdvertState, GroupableAdvert } from '../domain';
 
-/** One advert's folded state; `revision` is its stream revision, so replays are ignored. */
+/** One advert's folded state; `revision` is its stream revision. */
 export interface AdvertRecord extends StoredDocument {
   state: AdvertState;
 }
@@ -17,6 +17,22 @@ export interface PropertyRecord extends StoredDocument {
   createdAtMs: number;
 }
 
+/**
+ * The little the service keeps on the heap about every advert: what grouping compares and when
+ * the advert is due to expire. Loaded whole at start; the full states stay on disk.
+ */
+export interface AdvertFactsRecord extends StoredDocument {
+  facts: AdvertFacts;
+}
+
+export type AdvertFacts = GroupableAdvert & { propertyId: string | null; expiresAt: string | null };
+
+/** An integration event waiting to be published; `_id` orders the outbox (position, then index). */
+export interface OutboxRecord extends StoredDocument {
+  subject: string;
+  event: ListingsIntegrationEvent;
+}
+
 export interface CheckpointRecord extends StoredDocument {
   position: number | null;
 }
@@ -25,22 +41,36 @@ export const ADVERTS_COLLECTION: CollectionSpec = {
   name: 'listings_adverts',
   indexes: [
     // Rebuilding one property's document reads the states of its adverts.
-    { fields: { 'state.propertyId': 1 }, serves: 'adverts of a property (document rebuild on start)' },
+    { fields: { 'state.propertyId': 1 }, serves: 'adverts of a property (document rebuild)' },
   ],
 };
 
 export const PROPERTIES_COLLECTION: CollectionSpec = {
   name: 'listings_properties',
   indexes: [
-    // GET /documents/properties answers newest first.
-    { fields: { createdAtMs: -1 }, serves: 'properties collection ordered by createdAt desc' },
+    // GET /documents/properties answers newest first, ties by id (the sort is exactly this key).
+    { fields: { createdAtMs: -1, _id: 1 }, serves: 'properties collection ordered by createdAt desc, then id' },
   ],
 };
 
-/** The projection's checkpoint lives beside its read models (same store, same snapshot). */
+export const ADVERT_FACTS_COLLECTION: CollectionSpec = {
+  name: 'listings_advert_facts',
+  // Read whole at start (grouping candidates, expiry schedule); never queried by field.
+  indexes: [],
+};
+
+export const OUTBOX_COLLECTION: CollectionSpec = {
+  name: 'listings_outbox',
+  // Drained in `_id` order; `_id` needs no declared index in either store.
+  indexes: [],
+};
+
+/** Checkpoints live beside the read models, written in the same commit as what they cover. */
 export const CHECKPOINTS_COLLECTION: CollectionSpec = {
   name: 'listings_checkpoints',
   indexes: [],
 };
 
-export const PROPERTY_PROJECTION_NAME = 'property-documents';
+export function outboxId(position: number, index: number): string {
+  return `${String(position).padStart(16, '0')}:${String(index).padStart(4, '0')}`;
+}

@@ -14,6 +14,10 @@ export class PropertyQueries {
     return (await this.properties.findById(id.toLowerCase()))?.document ?? null;
   }
 
+  count(): Promise<number> {
+    return this.properties.count({});
+  }
+
   async list(query: { page: number; itemsPerPage: number }): Promise<ListPropertiesReply> {
     const [records, totalItems] = await Promise.all([
       this.properties.find({}, { sort: { createdAtMs: -1, _id: 1 }, skip: (query.page - 1) * query.itemsPerPage, limit: query.itemsPerPage }),

@@ -64,6 +64,10 @@ export interface ProjectionStatusReply {
   adverts: number;
   /** Latest position appended by the answering instance's ingestion (null if none yet). */
   lastAppended: number | null;
+  /** Integration events committed but not yet acknowledged by JetStream. */
+  outboxPending: number;
+  /** Whether the answering instance leads ingestion. */
+  leadsIngestion: boolean;
 }
 
 export const rebuildPropertiesRequestSchema = z.object({}).strict();

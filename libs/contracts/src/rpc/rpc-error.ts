@@ -33,4 +33,8 @@ export const rpcErrors = {
   conflict(detail: string): RpcErrorPayload {
     return { status: 409, title: 'An error occurred', detail };
   },
+  /** The service cannot take the request now; the client should retry later (503). */
+  unavailable(detail: string): RpcErrorPayload {
+    return { status: 503, title: 'Service Unavailable', detail };
+  },
 };

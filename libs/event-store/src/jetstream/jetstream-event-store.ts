@@ -1,3 +1,4 @@
+import { ensureStream } from './ensure-stream';
 import {
   connect,
   DeliverPolicy,
@@ -65,7 +66,6 @@ interface KnownHead {
 
 // JetStream API error codes (nats-server `errors.json`).
 const ERR_NO_MESSAGE_FOUND = 10037;
-const ERR_STREAM_NOT_FOUND = 10059;
 const ERR_WRONG_LAST_SEQUENCE = 10071;
 
 function apiErrorCode(error: unknown): number | undefined {
@@ -143,7 +143,12 @@ export class JetStreamEventStore implements EventStore {
     const nc = typeof options.servers === 'string' ? await connect({ servers: options.servers, name: `event-store:${streamName}` }) : options.servers;
     try {
       const jsm = await nc.jetstreamManager();
-      await ensureStream(jsm, streamName, subjectPrefix, options.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS);
+      await ensureStream(jsm, {
+        name: streamName,
+        subjects: [`${subjectPrefix}.>`],
+        storage: StorageType.File,
+        duplicate_window: nanos(options.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS),
+      });
       return new JetStreamEventStore(nc, ownsConnection, jsm, nc.jetstream(), streamName, subjectPrefix);
     } catch (error) {
       if (ownsConnection) await nc.close();
@@ -226,6 +231,14 @@ export class JetStreamEventStore implements EventStore {
     const subscription = new JetStreamAllSubscription(this.js, this.streamName, this.subjectPrefix, options, (s) => this.subscriptions.delete(s));
     this.subscriptions.add(subscription);
     return subscription;
+  }
+
+  async headPosition(): Promise<number | null> {
+    const info = await this.jsm.streams.info(this.streamName);
+    const last = info.state.last_seq;
+    if (!last || info.state.messages === 0) return null;
+    const commit = await this.commitAt(last);
+    return encodePosition(commit.sequence, commit.body.events.length - 1);
   }
 
   async isReady(): Promise<boolean> {
@@ -327,23 +340,6 @@ export class JetStreamEventStore implements EventStore {
 function fromSequence(sequence: number, filterSubject: string): Partial<OrderedConsumerOptions> {
   // A string filter is sent as `filter_subject`, understood by servers older than 2.10 too.
   return { filterSubjects: filterSubject, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: Math.max(sequence, 1) };
-}
-
-async function ensureStream(jsm: JetStreamManager, name: string, subjectPrefix: string, duplicateWindowMs: number): Promise<void> {
-  try {
-    await jsm.streams.info(name);
-    return;
-  } catch (error) {
-    if (apiErrorCode(error) !== ERR_STREAM_NOT_FOUND) throw error;
-  }
-  try {
-    await jsm.streams.add({ name, subjects: [`${subjectPrefix}.>`], storage: StorageType.File, duplicate_window: nanos(duplicateWindowMs) });
-  } catch (error) {
-    // Another instance may have created it in the meantime; only a still-missing stream is fatal.
-    await jsm.streams.info(name).catch(() => {
-      throw error;
-    });
-  }
 }
 
 /**

@@ -1,0 +1,86 @@
+import { Logger } from '@nestjs/common';
+import { RpcException } from '@nestjs/microservices';
+import { ErrorCode, JSONCodec, NatsError, type NatsConnection, type Subscription } from 'nats';
+import { isRpcErrorPayload, rpcErrors, type IngestAdvertsReply, type RpcErrorPayload } from '@immo/contracts';
+import type { IngestionGate } from './ingestion-gate';
+import type { IngestionService } from './ingestion.service';
+
+/** Where the replica that leads ingestion listens for batches the other replicas received. */
+export const LEADER_INGEST_SUBJECT = 'listings.internal.ingest-adverts.leader.v1';
+/** How long a batch waits for the gate to open (start-up catch-up, leader change). */
+const GATE_WAIT_MS = 5000;
+const FORWARD_TIMEOUT_MS = 4500;
+
+type LeaderReply = { ok: IngestAdvertsReply } | { error: RpcErrorPayload };
+const codec = JSONCodec<LeaderReply>();
+const requestCodec = JSONCodec<{ snapshots: unknown[] }>();
+
+/**
+ * Sends every ingestion batch to the one replica that leads ingestion: handled here when this
+ * replica leads, forwarded over NATS otherwise. While no replica can ingest (start-up catch-up,
+ * leader change) a batch waits a bounded time, then is answered 503 "retry later", never
+ * ingested against an incomplete grouping index.
+ */
+export class IngestionRouter {
+  private readonly logger = new Logger('IngestionRouter');
+  private subscription: Subscription | null = null;
+  private leading = false;
+
+  constructor(
+    private readonly nats: NatsConnection,
+    private readonly ingestion: IngestionService,
+    private readonly gate: IngestionGate,
+  ) {}
+
+  async ingest(snapshots: unknown[]): Promise<IngestAdvertsReply> {
+    if (this.leading) return this.ingestHere(snapshots);
+    try {
+      const message = await this.nats.request(LEADER_INGEST_SUBJECT, requestCodec.encode({ snapshots }), { timeout: FORWARD_TIMEOUT_MS });
+      const reply = codec.decode(message.data);
+      if ('error' in reply) throw new RpcException(reply.error);
+      return reply.ok;
+    } catch (error) {
+      if (error instanceof RpcException) throw error;
+      if (error instanceof NatsError && error.code === ErrorCode.NoResponders) {
+        throw new RpcException(rpcErrors.unavailable('No listings instance leads ingestion right now (leader change); retry later.'));
+      }
+      throw error;
+    }
+  }
+
+  /** This replica took the lead: serve the leader subject. */
+  lead(): void {
+    this.leading = true;
+    if (this.subscription) return;
+    this.subscription = this.nats.subscribe(LEADER_INGEST_SUBJECT, {
+      callback: (error, message) => {
+        if (error) return;
+        void (async () => {
+          let reply: LeaderReply;
+          try {
+            reply = { ok: await this.ingestHere(requestCodec.decode(message.data).snapshots) };
+          } catch (failure) {
+            const payload = failure instanceof RpcException ? failure.getError() : null;
+            reply = { error: isRpcErrorPayload(payload) ? payload : rpcErrors.unavailable(`ingestion failed: ${String(failure)}; retry later`) };
+          }
+          message.respond(codec.encode(reply));
+        })();
+      },
+    });
+  }
+
+  /** The lease was lost or given up: stop serving the leader subject. */
+  follow(): void {
+    this.leading = false;
+    this.subscription?.unsubscribe();
+    this.subscription = null;
+  }
+
+  private async ingestHere(snapshots: unknown[]): Promise<IngestAdvertsReply> {
+    if (!(await this.gate.whenOpen(GATE_WAIT_MS))) {
+      this.logger.warn(`batch refused: ${this.gate.closedReason}`);
+      throw new RpcException(rpcErrors.unavailable(`${this.gate.closedReason}; retry later.`));
+    }
+    return this.ingestion.ingest(snapshots);
+  }
+}

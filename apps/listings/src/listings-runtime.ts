@@ -1,0 +1,94 @@
+import { Logger } from '@nestjs/common';
+import type { EventStore } from '@immo/event-store';
+import type { IngestionGate } from './ingestion/ingestion-gate';
+import type { IngestionLease } from './ingestion/ingestion-lease';
+import type { IngestionRouter } from './ingestion/ingestion-router';
+import type { IngestionService } from './ingestion/ingestion.service';
+import type { AdvertDirectory } from './projection/advert-directory';
+import type { OutboxRelay } from './projection/outbox-relay';
+import type { ProjectionRunner } from './projection/projection-runner';
+
+const EXPIRY_SWEEP_MS = 60_000;
+
+/** Everything the listings service runs besides its NATS handlers, wired once. */
+export class ListingsRuntime {
+  private readonly logger = new Logger('Listings');
+  private sweep: NodeJS.Timeout | null = null;
+  /** Head of the log when the process started: readiness waits for the projection to reach it. */
+  private startHead: number | null = null;
+  private started = false;
+
+  constructor(
+    readonly eventStore: EventStore,
+    readonly runner: ProjectionRunner,
+    readonly relay: OutboxRelay,
+    readonly directory: AdvertDirectory,
+    readonly ingestion: IngestionService,
+    readonly gate: IngestionGate,
+    readonly router: IngestionRouter,
+    private readonly lease: IngestionLease,
+  ) {}
+
+  get leadsIngestion(): boolean {
+    return this.lease.held;
+  }
+
+  async start(): Promise<void> {
+    this.startHead = await this.eventStore.headPosition();
+    await this.runner.start();
+    this.relay.start();
+    this.lease.start();
+    this.started = true;
+    this.sweep = setInterval(() => {
+      if (!this.lease.held || !this.gate.open) return;
+      this.ingestion
+        .expireDue(this.directory.dueForExpiry(new Date()))
+        .catch((error: unknown) => new Logger('ExpirySweep').error(String(error)));
+    }, EXPIRY_SWEEP_MS);
+    this.sweep.unref();
+  }
+
+  /** Ready once the projection has caught up with the log as it was at start. */
+  async caughtUp(): Promise<boolean> {
+    if (!this.started || this.runner.failed) return false;
+    const committed = this.runner.checkpoint;
+    return this.startHead === null || (committed !== null && committed >= this.startHead);
+  }
+
+  /** The lease was taken: ingest once the projection has applied everything appended so far. */
+  onLeaseAcquired(): void {
+    this.gate.close('this instance just took the lead of ingestion and is catching up with the log');
+    this.router.lead();
+    void this.openWhenCaughtUp();
+  }
+
+  onLeaseLost(): void {
+    this.gate.close('this instance no longer leads ingestion');
+    this.router.follow();
+  }
+
+  async rebuild(): Promise<void> {
+    this.gate.close('the read models are being rebuilt');
+    await this.runner.rebuild();
+    void this.openWhenCaughtUp();
+  }
+
+  async stop(): Promise<void> {
+    if (this.sweep) clearInterval(this.sweep);
+    await this.lease.stop();
+    await this.runner.stop();
+    await this.relay.stop();
+  }
+
+  private async openWhenCaughtUp(): Promise<void> {
+    try {
+      const head = await this.eventStore.headPosition();
+      if (head !== null) await this.runner.waitFor(head);
+      if (this.lease.held) this.gate.openNow();
+    } catch (error) {
+      this.logger.error(`could not tell whether the projection caught up: ${String(error)}; retrying`);
+      setTimeout(() => void this.openWhenCaughtUp(), 1000).unref();
+    }
+  }
+}
+

@@ -1,0 +1,64 @@
+import type { DocumentCollection } from '@immo/document-store';
+import type { AdvertState, PropertyMatcher } from '../domain';
+import type { AdvertFacts, AdvertFactsRecord } from './read-models';
+
+/** The grouping attributes and expiry date of an advert state. */
+export function factsOf(state: AdvertState): AdvertFacts {
+  return {
+    uuid: state.uuid,
+    site: state.site,
+    publisher: state.publisher,
+    transactionType: state.transactionType,
+    propertyType: state.propertyType,
+    commune: state.commune,
+    surface: state.surface,
+    landSurface: state.landSurface,
+    room: state.room,
+    floor: state.floor,
+    energy: state.energy,
+    price: state.price,
+    location: state.location,
+    expired: state.expired,
+    expiredAt: state.expiredAt,
+    lastCrawledAt: state.lastCrawledAt,
+    propertyId: state.propertyId,
+    expiresAt: state.expiresAt,
+  };
+}
+
+/**
+ * What the service needs of every advert at once, kept on the heap: the grouping index (which
+ * ingestion matches new adverts against) and the adverts whose announced expiry date is set.
+ * Fed by the advert-states projection and loaded at start from the advert facts read model.
+ */
+export class AdvertDirectory {
+  private readonly expiring = new Map<string, AdvertFacts>();
+
+  constructor(readonly matcher: PropertyMatcher) {}
+
+  get size(): number {
+    return this.matcher.size;
+  }
+
+  track(facts: AdvertFacts): void {
+    this.matcher.track(facts);
+    if (!facts.expired && facts.expiresAt !== null) this.expiring.set(facts.uuid, facts);
+    else this.expiring.delete(facts.uuid);
+  }
+
+  /** Live adverts whose announced expiry date has passed. */
+  dueForExpiry(now: Date): AdvertFacts[] {
+    const due: AdvertFacts[] = [];
+    for (const facts of this.expiring.values()) if (Date.parse(facts.expiresAt as string) <= now.getTime()) due.push(facts);
+    return due;
+  }
+
+  async load(collection: DocumentCollection<AdvertFactsRecord>): Promise<void> {
+    for (const record of await collection.find({})) this.track(record.facts);
+  }
+
+  clear(): void {
+    this.matcher.clear();
+    this.expiring.clear();
+  }
+}

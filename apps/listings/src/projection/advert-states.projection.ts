@@ -1,0 +1,67 @@
+import type { DocumentCollection, DocumentStore } from '@immo/document-store';
+import type { RecordedEvent } from '@immo/event-store';
+import { ADVERT_STREAM_PREFIX, evolve, fromRecordedEvent, type AdvertDomainEvent, type AdvertState } from '../domain';
+import { type AdvertDirectory, factsOf } from './advert-directory';
+import { ADVERT_FACTS_COLLECTION, ADVERTS_COLLECTION, type AdvertFactsRecord, type AdvertRecord } from './read-models';
+import type { UnitOfWork } from './unit-of-work';
+
+/** What one advert event did to its advert: the input of the projections downstream. */
+export interface AdvertChange {
+  event: RecordedEvent;
+  advertId: string;
+  domainEvent: AdvertDomainEvent;
+  previous: AdvertState | null;
+  next: AdvertState;
+}
+
+/**
+ * Advert states: folds each advert stream's events into its state (`listings_adverts`) and its
+ * facts (`listings_advert_facts`, plus the in-memory directory). Handles every advert event.
+ */
+export class AdvertStatesProjection {
+  static readonly NAME = 'advert-states';
+  readonly name = AdvertStatesProjection.NAME;
+  private readonly adverts: DocumentCollection<AdvertRecord>;
+
+  constructor(
+    store: DocumentStore,
+    private readonly directory: AdvertDirectory,
+  ) {
+    this.adverts = store.collection<AdvertRecord>(ADVERTS_COLLECTION);
+    store.collection<AdvertFactsRecord>(ADVERT_FACTS_COLLECTION);
+  }
+
+  handles(event: RecordedEvent): boolean {
+    return event.streamName.startsWith(ADVERT_STREAM_PREFIX);
+  }
+
+  async apply(event: RecordedEvent, uow: UnitOfWork): Promise<AdvertChange | null> {
+    const advertId = event.streamName.slice(ADVERT_STREAM_PREFIX.length);
+    const record = await uow.read<AdvertRecord>(ADVERTS_COLLECTION.name, advertId, (id) => this.adverts.findById(id));
+    const previous = record?.state ?? null;
+    // `version` counts folded events: a revision below it is already in the state.
+    if (previous && event.revision < previous.version) return null;
+    const domainEvent = fromRecordedEvent(event);
+    const next = evolve(previous, domainEvent);
+    const facts = factsOf(next);
+    uow.put(ADVERTS_COLLECTION.name, { _id: advertId, revision: event.revision, state: next } as AdvertRecord);
+    uow.put(ADVERT_FACTS_COLLECTION.name, { _id: advertId, revision: event.revision, facts } as AdvertFactsRecord);
+    if (next.propertyId !== null) uow.addMember(next.propertyId, advertId);
+    this.directory.track(facts);
+    return { event, advertId, domainEvent, previous, next };
+  }
+
+  /** States of a property's adverts as of this batch. */
+  async membersOf(propertyId: string, uow: UnitOfWork): Promise<AdvertState[]> {
+    const states = new Map<string, AdvertState>();
+    for (const record of await this.adverts.find({ 'state.propertyId': propertyId })) {
+      const pending = uow.pendingDocument<AdvertRecord>(ADVERTS_COLLECTION.name, record._id);
+      states.set(record._id, (pending ?? record).state);
+    }
+    for (const advertId of uow.membersOf(propertyId)) {
+      const pending = uow.pendingDocument<AdvertRecord>(ADVERTS_COLLECTION.name, advertId);
+      if (pending) states.set(advertId, pending.state);
+    }
+    return [...states.values()].filter((state) => state.propertyId === propertyId);
+  }
+}

@@ -1,0 +1,115 @@
+import { Logger } from '@nestjs/common';
+import type { DocumentCollection, DocumentStore } from '@immo/document-store';
+import { OUTBOX_COLLECTION, type OutboxRecord } from './read-models';
+
+/** Publishes one integration event; resolves once the broker has stored it. */
+export type PublishIntegrationEvent = (subject: string, payload: OutboxRecord['event']) => Promise<void>;
+
+const PAGE = 500;
+const RETRY_MIN_MS = 100;
+const RETRY_MAX_MS = 5000;
+
+/**
+ * Drains the integration outbox in order: publishes each event (with its id as `Nats-Msg-Id`),
+ * then deletes what the broker acknowledged. A failed or unacknowledged publish stays in the
+ * outbox and is retried with backoff; a crash between the acknowledgement and the delete
+ * publishes the same id again, which JetStream's duplicate window or the consumer's id check drops.
+ */
+export class OutboxRelay {
+  private readonly logger = new Logger('OutboxRelay');
+  private readonly outbox: DocumentCollection<OutboxRecord>;
+  private draining: Promise<void> | null = null;
+  private again = false;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private retryMs = RETRY_MIN_MS;
+  private stopped = false;
+  private published = 0;
+  private failures = 0;
+
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly publish: PublishIntegrationEvent,
+  ) {
+    this.outbox = store.collection<OutboxRecord>(OUTBOX_COLLECTION);
+  }
+
+  get publishedCount(): number {
+    return this.published;
+  }
+
+  get failedAttempts(): number {
+    return this.failures;
+  }
+
+  pending(): Promise<number> {
+    return this.outbox.count({});
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.kick();
+  }
+
+  /** Something was added to the outbox: drain it (now, or right after the current drain). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    if (this.retryTimer) return; // a retry is already scheduled after a failure
+    this.draining = this.drain().finally(() => {
+      this.draining = null;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  /** Resolves once the outbox is empty (for tests and graceful shutdown). */
+  async settled(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if ((await this.outbox.count({})) === 0 && !this.draining) return true;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    return false;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    await this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      for (;;) {
+        if (this.stopped) return;
+        const page = await this.outbox.find({}, { sort: { _id: 1 }, limit: PAGE });
+        if (page.length === 0) return;
+        // Pipelined on one connection, so the broker receives them in outbox order.
+        const results = await Promise.allSettled(page.map((record) => this.publish(record.subject, record.event)));
+        const acknowledged = page.filter((_, i) => results[i]?.status === 'fulfilled');
+        if (acknowledged.length > 0) {
+          await this.store.commit(acknowledged.map((record) => ({ collection: OUTBOX_COLLECTION.name, deleteId: record._id })));
+          this.published += acknowledged.length;
+        }
+        const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (failed) throw failed.reason;
+        this.retryMs = RETRY_MIN_MS;
+      }
+    } catch (error) {
+      this.failures++;
+      if (this.stopped) return;
+      this.logger.warn(`publishing the outbox failed (${String(error)}); retrying in ${this.retryMs} ms`);
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = null;
+        this.kick();
+      }, this.retryMs);
+      this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+    }
+  }
+}

@@ -1,0 +1,223 @@
+import { Logger } from '@nestjs/common';
+import type { DocumentCollection, DocumentStore, DocumentWrite } from '@immo/document-store';
+import type { AllSubscription, EventStore, RecordedEvent } from '@immo/event-store';
+import type { AdvertDirectory } from './advert-directory';
+import type { AdvertStatesProjection } from './advert-states.projection';
+import type { IntegrationOutboxProjection } from './integration-outbox.projection';
+import type { PropertyDocumentsProjection } from './property-documents.projection';
+import {
+  ADVERT_FACTS_COLLECTION,
+  ADVERTS_COLLECTION,
+  CHECKPOINTS_COLLECTION,
+  PROPERTIES_COLLECTION,
+  type AdvertFactsRecord,
+  type CheckpointRecord,
+} from './read-models';
+import { UnitOfWork } from './unit-of-work';
+
+/** A batch commits when it holds this many events... */
+const BATCH_EVENTS = 500;
+/** ...or this long after its first event, whichever comes first. */
+const BATCH_MS = 20;
+const RESUBSCRIBE_MS = 1000;
+
+export interface ProjectionRunnerDependencies {
+  eventStore: EventStore;
+  store: DocumentStore;
+  directory: AdvertDirectory;
+  advertStates: AdvertStatesProjection;
+  propertyDocuments: PropertyDocumentsProjection;
+  outbox: IntegrationOutboxProjection;
+  /** Called after each commit that added integration events to the outbox. */
+  onOutboxWritten: () => void;
+}
+
+/**
+ * Follows the event log in order and runs the three listings projections over it: advert states,
+ * then property documents, then the integration outbox. Each keeps its own checkpoint and skips
+ * events at or before it; the writes of a batch of events and the checkpoints that cover them are
+ * one store transaction, so a crash at any instant leaves a state that replay from the stored
+ * checkpoints makes exact.
+ */
+export class ProjectionRunner {
+  private readonly logger = new Logger('Projections');
+  private readonly checkpointRecords: DocumentCollection<CheckpointRecord>;
+  private readonly checkpoints = new Map<string, number | null>();
+  private subscription: AllSubscription | null = null;
+  private loop: Promise<void> | null = null;
+  private uow: UnitOfWork;
+  private outboxWritten = false;
+  private commitTimer: NodeJS.Timeout | null = null;
+  /** Work on the unit of work runs one piece at a time (events, timed commits). */
+  private chain: Promise<void> = Promise.resolve();
+  private applied: number | null = null;
+  private committed: number | null = null;
+  private readonly waiters: { position: number; resolve: () => void }[] = [];
+  private stopped = true;
+  private failure: unknown = null;
+
+  constructor(private readonly deps: ProjectionRunnerDependencies) {
+    this.checkpointRecords = deps.store.collection<CheckpointRecord>(CHECKPOINTS_COLLECTION);
+    this.uow = new UnitOfWork(deps.store);
+  }
+
+  private get names(): string[] {
+    return [this.deps.advertStates.name, this.deps.propertyDocuments.name, this.deps.outbox.name];
+  }
+
+  /** Global position of the last committed event (null before the first). */
+  get checkpoint(): number | null {
+    return this.committed;
+  }
+
+  /** True once stopping: retries (geo lookups) give up instead of waiting. */
+  get stopping(): boolean {
+    return this.stopped;
+  }
+
+  /** Set when a commit failed: the store refuses work until the process restarts. */
+  get failed(): unknown {
+    return this.failure;
+  }
+
+  /** Loads checkpoints and the advert directory, then follows the log from the oldest checkpoint. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    for (const name of this.names) this.checkpoints.set(name, (await this.checkpointRecords.findById(name))?.position ?? null);
+    const positions = [...this.checkpoints.values()];
+    const from = positions.some((p) => p === null) ? null : Math.min(...(positions as number[]));
+    this.applied = from;
+    this.committed = from;
+    await this.deps.directory.load(this.deps.store.collection<AdvertFactsRecord>(ADVERT_FACTS_COLLECTION));
+    this.logger.log(`starting after position ${from ?? 'none'} with ${this.deps.directory.size} adverts`);
+    this.follow(from);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.subscription?.unsubscribe();
+    await this.loop?.catch(() => undefined);
+    this.loop = null;
+    await this.serial(() => this.commitBatch()).catch(() => undefined);
+    if (this.commitTimer) clearTimeout(this.commitTimer);
+    this.commitTimer = null;
+  }
+
+  /**
+   * Drops the read models and replays the whole log into them. The outbox keeps its checkpoint:
+   * a rebuild does not announce past changes again.
+   */
+  async rebuild(): Promise<void> {
+    await this.stop();
+    const { store } = this.deps;
+    // One transaction: a crash during the rebuild never leaves checkpoints over dropped documents.
+    const writes: DocumentWrite[] = [];
+    for (const spec of [ADVERTS_COLLECTION, ADVERT_FACTS_COLLECTION, PROPERTIES_COLLECTION]) {
+      for (const { _id } of await store.collection(spec).find({}, { projection: { _id: 1 } })) writes.push({ collection: spec.name, deleteId: _id });
+    }
+    for (const name of [this.deps.advertStates.name, this.deps.propertyDocuments.name]) writes.push({ collection: CHECKPOINTS_COLLECTION.name, deleteId: name });
+    await store.commit(writes);
+    this.deps.directory.clear();
+    this.logger.log('read models dropped; replaying the event log');
+    await this.start();
+  }
+
+  /** Resolves once every event up to `position` is committed. */
+  waitFor(position: number): Promise<void> {
+    if (this.committed !== null && this.committed >= position) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ position, resolve }));
+  }
+
+  private follow(from: number | null): void {
+    // Every event of the log is read (other streams only move the checkpoints), so the committed
+    // position reaches the head of the log and `waitFor(position)` works for any append.
+    const subscription = this.deps.eventStore.subscribeToAll(from !== null ? { fromPosition: from } : {});
+    this.subscription = subscription;
+    this.loop = (async () => {
+      try {
+        for await (const event of subscription) {
+          await this.serial(() => this.apply(event));
+          if (this.uow.size >= BATCH_EVENTS) await this.serial(() => this.commitBatch());
+          else this.scheduleCommit();
+          if (this.stopped) break;
+        }
+      } catch (error) {
+        if (this.stopped || this.failure) return;
+        this.logger.error(`subscription failed after position ${this.applied ?? 'none'}: ${String(error)}; resuming`);
+        await this.serial(() => this.commitBatch()).catch(() => undefined);
+        await new Promise((r) => setTimeout(r, RESUBSCRIBE_MS));
+        if (!this.stopped && !this.failure) this.follow(this.applied);
+      }
+    })();
+  }
+
+  private serial(work: () => Promise<void>): Promise<void> {
+    const run = this.chain.then(work);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private runs(name: string, position: number): boolean {
+    const checkpoint = this.checkpoints.get(name) ?? null;
+    return checkpoint === null || position > checkpoint;
+  }
+
+  private async apply(event: RecordedEvent): Promise<void> {
+    if (this.applied !== null && event.position <= this.applied) return;
+    const { advertStates, propertyDocuments, outbox } = this.deps;
+    const uow = this.uow;
+    if (advertStates.handles(event) && this.runs(advertStates.name, event.position)) {
+      const change = await advertStates.apply(event, uow);
+      if (change) {
+        const property = this.runs(propertyDocuments.name, event.position) ? await propertyDocuments.apply(change, uow) : null;
+        if (this.runs(outbox.name, event.position) && outbox.apply(change, property, uow) > 0) this.outboxWritten = true;
+      }
+    }
+    for (const name of this.names) {
+      if (!this.runs(name, event.position)) continue;
+      uow.checkpoint(name, event.position);
+      this.checkpoints.set(name, event.position);
+    }
+    uow.events++;
+    this.applied = event.position;
+  }
+
+  private scheduleCommit(): void {
+    if (this.commitTimer) return;
+    this.commitTimer = setTimeout(() => {
+      this.commitTimer = null;
+      this.serial(() => this.commitBatch()).catch(() => undefined);
+    }, BATCH_MS);
+  }
+
+  private async commitBatch(): Promise<void> {
+    if (this.uow.isEmpty()) return;
+    const uow = this.uow;
+    const position = this.applied;
+    const outboxWritten = this.outboxWritten;
+    this.uow = new UnitOfWork(this.deps.store);
+    this.outboxWritten = false;
+    try {
+      await uow.commit(CHECKPOINTS_COLLECTION.name);
+    } catch (error) {
+      // The store refuses further work after a failed commit; stop here rather than skip events.
+      this.failure = error;
+      this.logger.error(`commit failed at position ${position ?? 'none'}: ${String(error)}; the projection stopped`);
+      this.stopped = true;
+      await this.subscription?.unsubscribe().catch(() => undefined);
+      throw error;
+    }
+    this.committed = position;
+    if (outboxWritten) this.deps.onOutboxWritten();
+    this.resolveWaiters();
+  }
+
+  private resolveWaiters(): void {
+    const position = this.committed;
+    if (position === null || this.waiters.length === 0) return;
+    const due = this.waiters.filter((waiter) => position >= waiter.position);
+    if (due.length === 0) return;
+    this.waiters.splice(0, this.waiters.length, ...this.waiters.filter((waiter) => position < waiter.position));
+    for (const waiter of due) waiter.resolve();
+  }
+}

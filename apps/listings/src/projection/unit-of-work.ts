@@ -1,0 +1,64 @@
+import type { DocumentStore, DocumentWrite, StoredDocument } from '@immo/document-store';
+
+/**
+ * The writes of one batch of events, committed together with the projections' checkpoints.
+ * Reads during the batch see the batch's own writes first; several writes to one document in a
+ * batch collapse into the last one.
+ */
+export class UnitOfWork {
+  private readonly pending = new Map<string, Map<string, StoredDocument>>();
+  private readonly checkpoints = new Map<string, number>();
+  /** Adverts written in this batch, by property, since the store's index does not see them yet. */
+  private readonly members = new Map<string, Set<string>>();
+  events = 0;
+
+  constructor(private readonly store: DocumentStore) {}
+
+  get size(): number {
+    return this.events;
+  }
+
+  pendingDocument<T extends StoredDocument>(collection: string, id: string): T | undefined {
+    return this.pending.get(collection)?.get(id) as T | undefined;
+  }
+
+  async read<T extends StoredDocument>(collection: string, id: string, load: (id: string) => Promise<T | null>): Promise<T | null> {
+    return this.pendingDocument<T>(collection, id) ?? (await load(id));
+  }
+
+  put(collection: string, doc: StoredDocument): void {
+    let docs = this.pending.get(collection);
+    if (!docs) this.pending.set(collection, (docs = new Map()));
+    docs.set(doc._id, doc);
+  }
+
+  addMember(propertyId: string, advertId: string): void {
+    let ids = this.members.get(propertyId);
+    if (!ids) this.members.set(propertyId, (ids = new Set()));
+    ids.add(advertId);
+  }
+
+  membersOf(propertyId: string): ReadonlySet<string> {
+    return this.members.get(propertyId) ?? EMPTY;
+  }
+
+  checkpoint(projection: string, position: number): void {
+    this.checkpoints.set(projection, position);
+  }
+
+  isEmpty(): boolean {
+    return this.pending.size === 0 && this.checkpoints.size === 0;
+  }
+
+  /** One transaction: the documents, then the checkpoints that cover them. */
+  async commit(checkpointCollection: string): Promise<void> {
+    const writes: DocumentWrite[] = [];
+    for (const [collection, docs] of this.pending) for (const doc of docs.values()) writes.push({ collection, upsert: doc });
+    for (const [name, position] of this.checkpoints) {
+      writes.push({ collection: checkpointCollection, upsert: { _id: name, revision: position, position } as StoredDocument });
+    }
+    if (writes.length > 0) await this.store.commit(writes);
+  }
+}
+
+const EMPTY: ReadonlySet<string> = new Set();

@@ -1,0 +1,24 @@
+import { NatsError, type JetStreamManager, type StreamConfig } from 'nats';
+
+const ERR_STREAM_NOT_FOUND = 10059;
+
+/**
+ * Creates a JetStream stream unless it exists. Only "stream not found" leads to a creation; any
+ * other failure (no JetStream, no permission, NATS down) is the caller's. Two instances starting
+ * together may both try to create it: the loser checks it now exists instead of failing.
+ */
+export async function ensureStream(jsm: JetStreamManager, config: Partial<StreamConfig> & { name: string }): Promise<void> {
+  try {
+    await jsm.streams.info(config.name);
+    return;
+  } catch (error) {
+    if (!(error instanceof NatsError) || error.api_error?.err_code !== ERR_STREAM_NOT_FOUND) throw error;
+  }
+  try {
+    await jsm.streams.add(config);
+  } catch (error) {
+    await jsm.streams.info(config.name).catch(() => {
+      throw error;
+    });
+  }
+}
