@@ -11,7 +11,6 @@ import {
   storeReadiness,
   type ServiceConfig,
 } from '@immo/service-kit';
-import { PropertyMatcher } from './domain';
 import { GeoDirectoryClient } from './geo/geo-directory.client';
 import { IngestionGate } from './ingestion/ingestion-gate';
 import { IngestionLease } from './ingestion/ingestion-lease';
@@ -19,13 +18,8 @@ import { IngestionRouter } from './ingestion/ingestion-router';
 import { IngestionService } from './ingestion/ingestion.service';
 import { ListingsController } from './listings.controller';
 import { ListingsRuntime } from './listings-runtime';
-import { AdvertDirectory } from './projection/advert-directory';
-import { AdvertStatesProjection } from './projection/advert-states.projection';
-import { IntegrationOutboxProjection } from './projection/integration-outbox.projection';
+import { createListingsProjections } from './projection/create-projections';
 import { openIntegrationStream } from './projection/integration-stream';
-import { OutboxRelay } from './projection/outbox-relay';
-import { ProjectionRunner } from './projection/projection-runner';
-import { PropertyDocumentsProjection } from './projection/property-documents.projection';
 import { PropertyQueries } from './queries/property-queries';
 
 export interface ListingsModuleOptions {
@@ -72,18 +66,12 @@ export class ListingsModule {
     const documentStore = openDocumentStore('listings', config);
     const rpc = new NatsRpcClient(nats, 2000);
     const geo = new GeoDirectoryClient(rpc);
-    const directory = new AdvertDirectory(new PropertyMatcher());
-    const advertStates = new AdvertStatesProjection(documentStore, directory);
-    const runner: ProjectionRunner = new ProjectionRunner({
+    const { directory, runner, relay } = createListingsProjections({
       eventStore,
       store: documentStore,
-      directory,
-      advertStates,
-      propertyDocuments: new PropertyDocumentsProjection(documentStore, advertStates, geo, (): boolean => runner.stopping),
-      outbox: new IntegrationOutboxProjection(documentStore),
-      onOutboxWritten: () => relay.kick(),
+      geo,
+      publish: await openIntegrationStream(nats),
     });
-    const relay = new OutboxRelay(documentStore, await openIntegrationStream(nats));
     const ingestion = new IngestionService(eventStore, geo, directory.matcher);
     const gate = new IngestionGate();
     const router = new IngestionRouter(nats, ingestion, gate);

@@ -9,6 +9,12 @@ export interface RunningNatsServer {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /**
+   * Stops the server as an outage would, keeping its JetStream store; `start()` then brings it
+   * back on the same port and store (clients reconnect to the same URL).
+   */
+  interrupt(): Promise<void>;
+  start(): Promise<void>;
 }
 
 /** A free TCP port on loopback, chosen by the OS. */
@@ -47,25 +53,39 @@ export async function startNatsServer(options: { jetstream?: boolean; binary?: s
   const storeDir = mkdtempSync(join(tmpdir(), 'nats-test-'));
   const args = ['-a', '127.0.0.1', '-p', String(port)];
   if (options.jetstream !== false) args.push('-js', '-sd', storeDir);
-  const child: ChildProcess = spawn(options.binary ?? findNatsServer() ?? 'nats-server', args, { stdio: 'ignore' });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.once('error', () => undefined);
-  try {
-    await waitForPort(port, 10_000);
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw error;
-  }
+  const binary = options.binary ?? findNatsServer() ?? 'nats-server';
+  let child: ChildProcess | null = null;
+  let exited: Promise<void> = Promise.resolve();
+  const launch = async (): Promise<void> => {
+    const started = spawn(binary, args, { stdio: 'ignore' });
+    child = started;
+    exited = new Promise<void>((resolve) => started.once('exit', () => resolve()));
+    started.once('error', () => undefined);
+    try {
+      await waitForPort(port, 10_000);
+    } catch (error) {
+      started.kill('SIGKILL');
+      throw error;
+    }
+  };
+  const halt = async (): Promise<void> => {
+    const running = child as ChildProcess | null;
+    if (running && running.exitCode === null) {
+      running.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]);
+      if (running.exitCode === null) running.kill('SIGKILL');
+    }
+    child = null;
+  };
+  await launch();
   return {
     url: `nats://127.0.0.1:${port}`,
     port,
     async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      await halt();
       rmSync(storeDir, { recursive: true, force: true });
     },
+    interrupt: halt,
+    start: launch,
   };
 }

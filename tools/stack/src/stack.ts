@@ -33,6 +33,12 @@ export interface RunningStack {
   pids: Record<string, number | undefined>;
   /** Stops one app (to see health notice it). */
   stopApp(name: AppName): Promise<void>;
+  /** Kills one app outright (SIGKILL), as a crash would. */
+  killApp(name: AppName): Promise<void>;
+  /** Starts a stopped or killed app again with the same settings; resolves once it runs. */
+  restartApp(name: AppName): Promise<void>;
+  /** Starts one more instance of a service (a replica) under `label`, with extra settings. */
+  startReplica(name: AppName, label: string, env: NodeJS.ProcessEnv): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -132,6 +138,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const apiKey = ensureApiKey(dataDir);
   const adminApiKey = ensureApiKey(dataDir, 'admin-api-key');
   const children = new Map<string, ChildProcess>();
+  const launchSettings = new Map<string, { command: string; args: string[]; env: NodeJS.ProcessEnv }>();
   // Spawn wants file descriptors, so each log file is opened before its process starts; the
   // child keeps its own copy, the parent closes its one once the child is spawned.
   const openLog = async (name: string): Promise<{ stdio: 'inherit' | ['ignore', number, number]; close(): void }> => {
@@ -146,6 +153,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const child = spawn(command, args, { env, stdio: log.stdio });
     log.close();
     children.set(name, child);
+    launchSettings.set(name, { command, args, env });
     return child;
   };
 
@@ -204,6 +212,23 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       async stopApp(name) {
         const child = children.get(name);
         if (child) await stopProcess(child);
+      },
+      async killApp(name) {
+        const child = children.get(name);
+        if (!child || child.exitCode !== null || child.signalCode !== null) return;
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        await exited;
+      },
+      async restartApp(name) {
+        const settings = launchSettings.get(name);
+        if (!settings) throw new Error(`${name} was never started`);
+        await launch(name, settings.command, settings.args, settings.env);
+      },
+      async startReplica(name, label, env) {
+        const settings = launchSettings.get(name);
+        if (!settings) throw new Error(`${name} was never started`);
+        await launch(label, settings.command, settings.args, { ...settings.env, ...env });
       },
       stop: stopAll,
     };

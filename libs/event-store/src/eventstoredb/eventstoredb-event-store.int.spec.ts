@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { EventStoreDBClient, jsonEvent, START, STREAM_EXISTS, streamNameFilter, WrongExpectedVersionError as EsdbWrongExpectedVersionError } from '@eventstore/db-client';
+import {
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  jsonEvent,
+  START,
+  STREAM_EXISTS,
+  streamNameFilter,
+  WrongExpectedVersionError as EsdbWrongExpectedVersionError,
+} from '@eventstore/db-client';
 import { describeEventStoreContract } from '../event-store.contract';
 import { EventStoreDbEventStore, ExplicitTransactionEventError } from './eventstoredb-event-store';
 import { startEventStoreDbFake, type EventStoreDbFakeOptions, type RunningEventStoreDbFake } from './test-double/eventstoredb-fake';
@@ -39,18 +49,63 @@ if (esdbUrl) {
   });
 }
 
+/** More than the adapter's page when it reads `$all` backwards for the head, so it has to page. */
+const SYSTEM_EVENTS_PAST_A_PAGE = 150;
+
+/** Events a user of the port cannot write but a server writes on its own: `$` types and `$` streams. */
+async function appendSystemEvents(client: EventStoreDBClient, tag: string): Promise<void> {
+  await client.appendToStream(
+    `system-typed-${tag}`,
+    Array.from({ length: SYSTEM_EVENTS_PAST_A_PAGE }, (_, n) => jsonEvent({ type: '$statsCollected', data: { n } })),
+  );
+  await client.appendToStream(`$system-stream-${tag}`, jsonEvent({ type: 'Ordinary', data: {} }));
+}
+
 describe('EventStoreDbEventStore specifics', () => {
   let fake: RunningEventStoreDbFake;
   let store: EventStoreDbEventStore;
+  let raw: EventStoreDBClient;
 
   beforeAll(async () => {
     fake = await startEventStoreDbFake({ positionOnReplay: false });
     store = await EventStoreDbEventStore.connect({ url: fake.connectionString });
+    raw = EventStoreDBClient.connectionString(fake.connectionString);
   });
 
   afterAll(async () => {
     await store?.close();
+    await raw?.dispose();
     await fake?.stop();
+  });
+
+  it('reports no head position for a log holding only system events, paging back to its start', async () => {
+    const emptyFake = await startEventStoreDbFake();
+    const emptyStore = await EventStoreDbEventStore.connect({ url: emptyFake.connectionString });
+    const emptyRaw = EventStoreDBClient.connectionString(emptyFake.connectionString);
+    try {
+      expect(await emptyStore.headPosition()).toBeNull();
+      await appendSystemEvents(emptyRaw, randomUUID());
+      expect(await emptyStore.headPosition()).toBeNull();
+    } finally {
+      await emptyStore.close();
+      await emptyRaw.dispose();
+      await emptyFake.stop();
+    }
+  });
+
+  it('passes over system events appended last ($ types, $ streams), as its subscriptions do, paging backwards past them', async () => {
+    const stream = `head-user-${randomUUID()}`;
+    const last = await store.append(stream, [{ id: randomUUID(), type: 'UserEvent', data: {} }], { expectedRevision: 'no_stream' });
+    await appendSystemEvents(raw, randomUUID());
+    expect(await store.headPosition()).toBe(last.position);
+  });
+
+  it('refuses a head event of an explicit transaction, as a subscription refuses it', async () => {
+    const stream = `head-legacy-tx-${randomUUID()}`;
+    fake.commitExplicitTransaction(stream, [{ type: 'Legacy', data: {} }]);
+    await expect(store.headPosition()).rejects.toBeInstanceOf(ExplicitTransactionEventError);
+    const later = await store.append(`head-after-tx-${randomUUID()}`, [{ id: randomUUID(), type: 'UserEvent', data: {} }], { expectedRevision: 'no_stream' });
+    expect(await store.headPosition()).toBe(later.position);
   });
 
   it('answers a retried append with the original position even when the server leaves it out', async () => {
@@ -139,6 +194,60 @@ describe('EventStoreDB test double, spoken to by the raw client', () => {
     } finally {
       await subscription.unsubscribe();
     }
+  });
+
+  /** Commit positions of what a read of `$all` returns. */
+  async function readAllCommits(options: Parameters<EventStoreDBClient['readAll']>[0]): Promise<Array<bigint | undefined>> {
+    const commits = [];
+    for await (const resolved of client.readAll(options)) commits.push(resolved.event?.position.commit);
+    return commits;
+  }
+
+  it('reads $all forwards from a position including it, backwards from a position before it, newest first from the end', async () => {
+    const stream = `raw-read-all-${randomUUID()}`;
+    await client.appendToStream(stream, [1, 2, 3, 4].map((n) => jsonEvent({ type: 'Read', data: { n } })));
+    const positions = [];
+    for await (const resolved of client.readStream(stream)) positions.push(resolved.event!.position!);
+    const [p1, p2, p3, p4] = positions.map((p) => p.commit);
+
+    expect(await readAllCommits({ direction: BACKWARDS, fromPosition: END, maxCount: 4 })).toEqual([p4, p3, p2, p1]);
+    expect(await readAllCommits({ direction: FORWARDS, fromPosition: positions[1], maxCount: 2 })).toEqual([p2, p3]);
+    expect(await readAllCommits({ direction: FORWARDS, fromPosition: positions[2] })).toEqual([p3, p4]);
+    expect(await readAllCommits({ direction: BACKWARDS, fromPosition: positions[2], maxCount: 2 })).toEqual([p2, p1]);
+    const fromStart = await readAllCommits({});
+    expect(fromStart.slice(-4)).toEqual([p1, p2, p3, p4]);
+    expect(fromStart).toEqual([...fromStart].sort((a, b) => (a! < b! ? -1 : a! > b! ? 1 : 0)));
+    expect(await readAllCommits({ direction: BACKWARDS, fromPosition: END })).toEqual([...fromStart].reverse());
+    expect(await readAllCommits({ direction: FORWARDS, fromPosition: END })).toEqual([]);
+    expect(await readAllCommits({ direction: BACKWARDS, fromPosition: START })).toEqual([]);
+  });
+
+  it('reads an explicit transaction from $all with its { commit, prepare } pairs, and backwards from one of them before the whole transaction', async () => {
+    const before = `raw-read-tx-before-${randomUUID()}`;
+    await client.appendToStream(before, jsonEvent({ type: 'Before', data: {} }));
+    const stored = fake.commitExplicitTransaction(`raw-read-tx-${randomUUID()}`, [1, 2, 3].map((n) => ({ type: 'Legacy', data: { n } })));
+    const after = await client.appendToStream(`raw-read-tx-after-${randomUUID()}`, jsonEvent({ type: 'After', data: {} }));
+    const [t1, t2, t3] = stored.map((e) => ({ commit: BigInt(e.commit), prepare: BigInt(e.prepare) }));
+    const pairs = async (options: Parameters<EventStoreDBClient['readAll']>[0]) => {
+      const read = [];
+      for await (const resolved of client.readAll(options)) read.push([resolved.event?.type, resolved.event?.position]);
+      return read;
+    };
+
+    expect(await pairs({ direction: BACKWARDS, fromPosition: END, maxCount: 5 })).toEqual([
+      ['After', after.position],
+      ['Legacy', t3],
+      ['Legacy', t2],
+      ['Legacy', t1],
+      ['Before', expect.anything()],
+    ]);
+    expect(await pairs({ direction: FORWARDS, fromPosition: t2! })).toEqual([
+      ['Legacy', t2],
+      ['Legacy', t3],
+      ['After', after.position],
+    ]);
+    // Like the server, which keeps a record backwards only when its commit record ends by the position.
+    expect((await pairs({ direction: BACKWARDS, fromPosition: t3!, maxCount: 1 }))[0]?.[0]).toBe('Before');
   });
 
   it('honours stream_exists and reports the current revision on a conflict', async () => {

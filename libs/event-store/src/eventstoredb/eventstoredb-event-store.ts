@@ -1,5 +1,7 @@
 import {
   ANY,
+  BACKWARDS,
+  END,
   EventStoreDBClient,
   excludeSystemEvents,
   jsonEvent,
@@ -12,6 +14,7 @@ import {
   type AppendExpectedRevision,
   type JSONType,
   type Position,
+  type ReadPosition,
   type ResolvedEvent,
 } from '@eventstore/db-client';
 import { isPlainObject } from '@immo/contracts';
@@ -38,6 +41,8 @@ const MAX_EVENTS_PER_APPEND = 1000;
 const READINESS_PROBE_STREAM = 'event-store-readiness-probe';
 const READINESS_TIMEOUT_MS = 2_000;
 const DISPOSE_TIMEOUT_MS = 5_000;
+/** Events per backwards read of `$all` while headPosition looks past system events. */
+const HEAD_PAGE_SIZE = 100;
 
 type EsdbRecordedEvent = NonNullable<ResolvedEvent['event']>;
 
@@ -47,6 +52,10 @@ function toExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision 
   return BigInt(expected);
 }
 
+/**
+ * What a subscription of this adapter never delivers: the server-side filter drops `$` event types
+ * (excludeSystemEvents), and the subscription itself skips `$` streams and types whatever the filter.
+ */
 function isSystem(event: EsdbRecordedEvent): boolean {
   return event.streamId.startsWith('$') || event.type.startsWith('$');
 }
@@ -165,6 +174,39 @@ export class EventStoreDbEventStore implements EventStore {
     const wrapped = new EventStoreDbAllSubscription(subscription, (s) => this.subscriptions.delete(s));
     this.subscriptions.add(wrapped);
     return wrapped;
+  }
+
+  /**
+   * The last event of `$all` a subscription of this adapter would deliver: system events (`$`
+   * streams and types, which the server writes on its own, e.g. projection links and stats) are
+   * passed over, paging backwards until a user event or the start of the log. Its position follows
+   * positionOf as a subscription reads it, so an explicit-transaction event there is refused
+   * (ExplicitTransactionEventError), as a subscription would refuse it, rather than reported as a
+   * position no subscriber can reach.
+   */
+  async headPosition(): Promise<number | null> {
+    this.assertOpen();
+    let from: ReadPosition = END;
+    for (;;) {
+      let head: EsdbRecordedEvent | undefined;
+      let oldest: Position | undefined;
+      let received = 0;
+      // Each page is read to its end even once the head is found: see isReady.
+      for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: HEAD_PAGE_SIZE })) {
+        received++;
+        const event = resolved.event;
+        if (!event) continue;
+        oldest = event.position;
+        if (!head && !isSystem(event)) head = event;
+      }
+      if (head) return positionOf(head.position, 'subscription', head);
+      if (received < HEAD_PAGE_SIZE) return null;
+      if (!oldest) throw new Error('a backwards read of $all returned a full page without a positioned event');
+      // A backwards read from an event's position returns the events before it. (From an event of an
+      // explicit transaction, which only the legacy TCP API writes, the server also leaves out the
+      // transaction's earlier events: its commit record ends after that position.)
+      from = oldest;
+    }
   }
 
   async isReady(): Promise<boolean> {

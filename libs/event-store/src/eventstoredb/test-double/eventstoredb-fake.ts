@@ -4,7 +4,6 @@
  * it covers and what it leaves out. Never use it outside tests.
  */
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { ServerFeaturesService } from '@eventstore/db-client/generated/serverfeatures_grpc_pb';
 import { SupportedMethod, SupportedMethods } from '@eventstore/db-client/generated/serverfeatures_pb';
 import {
@@ -150,7 +149,16 @@ function eventResponse(event: StoredEvent, structuredIds: boolean, source: '$all
 
 /** Resolves once the call can take more data, so a slow reader never makes us buffer the whole log. */
 async function writeWithBackpressure(call: ServerWritableStream<ReadReq, ReadResp>, response: ReadResp): Promise<void> {
-  if (!call.write(response)) await Promise.race([once(call, 'drain'), once(call, 'cancelled'), once(call, 'close')]);
+  if (call.write(response)) return;
+  // Plain listeners, all removed on the first event: `events.once` would leave the losers (and an
+  // 'error' listener each) attached, piling up over a long read.
+  await new Promise<void>((resolve) => {
+    const settle = () => {
+      for (const event of ['drain', 'cancelled', 'close']) call.off(event, settle);
+      resolve();
+    };
+    for (const event of ['drain', 'cancelled', 'close']) call.on(event, settle);
+  });
 }
 
 function appendExpectation(options: AppendReq.Options): Expectation | undefined {
@@ -382,7 +390,7 @@ class EventStoreDbFake {
         : this.readStream(call, options, structuredIds)
       : options.hasSubscription()
         ? this.subscribeToAll(call, options, structuredIds)
-        : Promise.reject(Object.assign(new Error('reading $all is not implemented by the test double'), { code: status.UNIMPLEMENTED }));
+        : this.readAll(call, options, structuredIds);
     run.catch((error: unknown) => {
       const code = typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'number' ? error.code : status.INTERNAL;
       call.emit('error', { code, details: error instanceof Error ? error.message : String(error) });
@@ -419,6 +427,44 @@ class EventStoreDbFake {
     for (const event of selected.slice(0, count)) {
       if (call.cancelled) return;
       await writeWithBackpressure(call, eventResponse(event, structuredIds, 'stream'));
+    }
+    call.end();
+  }
+
+  /**
+   * Reads `$all` once, forwards or backwards, from start, end or a `{ commit, prepare }` position,
+   * up to `count` events, then ends the call. As on the server, a forwards read includes the event
+   * at the position and a backwards read returns only the events before it (see the log's
+   * `indexAtOrAfter` and `countEndingBy`); backwards from the end starts with the newest event.
+   */
+  private async readAll(call: ServerWritableStream<ReadReq, ReadResp>, options: ReadReq.Options, structuredIds: boolean): Promise<void> {
+    const all = options.getAll();
+    const backwards = options.getReadDirection() === ReadReq.Options.ReadDirection.BACKWARDS;
+    const count = options.hasCount() ? Number(options.getCount()) : Number.MAX_SAFE_INTEGER;
+    // The client's readAll always sends no filter; one sent anyway applies as for a subscription.
+    const matches = streamFilter(options);
+    // Forwards: the next index to send. Backwards: one past it.
+    let cursor: number;
+    switch (all?.getAllOptionCase()) {
+      case ReadReq.Options.AllOptions.AllOptionCase.POSITION: {
+        const position = all.getPosition();
+        const from = { commit: Number(position?.getCommitPosition() ?? 0), prepare: Number(position?.getPreparePosition() ?? 0) };
+        cursor = backwards ? this.log.countEndingBy(from) : this.log.indexAtOrAfter(from);
+        break;
+      }
+      case ReadReq.Options.AllOptions.AllOptionCase.END:
+        cursor = this.log.length;
+        break;
+      default:
+        cursor = 0;
+    }
+    let sent = 0;
+    while (sent < count && (backwards ? cursor > 0 : cursor < this.log.length)) {
+      if (call.cancelled) return;
+      const event = this.log.at(backwards ? --cursor : cursor++);
+      if (!event || !matches(event)) continue;
+      sent++;
+      await writeWithBackpressure(call, eventResponse(event, structuredIds, '$all'));
     }
     call.end();
   }

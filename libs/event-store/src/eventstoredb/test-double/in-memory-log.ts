@@ -28,6 +28,14 @@ export interface StoredEvent extends ProposedEvent {
    */
   prepare: number;
   commit: number;
+  /**
+   * Where the event's record and the record that commits it end (the server's post-positions):
+   * `prepareEnd` is the start of the next record after the event's own; `commitEnd` equals it for an
+   * append, and is the end of the commit record for an explicit transaction. Backwards reads of
+   * `$all` compare these, not the start positions, against the position they read back from.
+   */
+  prepareEnd: number;
+  commitEnd: number;
   /** .NET ticks (100 ns) since the Unix epoch, the unit of the `created` metadata entry. */
   createdTicks: string;
 }
@@ -69,12 +77,37 @@ export class InMemoryLog {
 
   /** Index of the first event strictly after `position` in `$all` order, as the server resumes. */
   indexAfter(position: LogPosition): number {
+    return this.countWhile((event) => compare(event, position) <= 0);
+  }
+
+  /**
+   * Index of the first event at or after `position`: a forwards read of `$all` from a position
+   * includes the event at it (the server's `AllReader` keeps records with `{ commit, prepare }` >=
+   * the position), unlike a subscription.
+   */
+  indexAtOrAfter(position: LogPosition): number {
+    return this.countWhile((event) => compare(event, position) < 0);
+  }
+
+  /**
+   * How many events, from the start of the log, lie wholly before `position`: a backwards read of
+   * `$all` from a position returns these, newest first. The server keeps a record when the pair of
+   * post-positions `{ commit record end, prepare record end }` is <= the position, so the event at
+   * `position` itself is excluded, and so is every event of an explicit transaction whose commit
+   * position is `position.commit` (its commit record ends after that position).
+   */
+  countEndingBy(position: LogPosition): number {
+    return this.countWhile((event) => compare({ commit: event.commitEnd, prepare: event.prepareEnd }, position) <= 0);
+  }
+
+  /** Length of the log's prefix whose events satisfy `predicate`, which holds for a prefix in `$all` order. */
+  private countWhile(predicate: (event: StoredEvent) => boolean): number {
     let low = 0;
     let high = this.all.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
       const event = this.all[mid];
-      if (event && compare(event, position) <= 0) low = mid + 1;
+      if (event && predicate(event)) low = mid + 1;
       else high = mid;
     }
     return low;
@@ -121,8 +154,8 @@ export class InMemoryLog {
     }
     const createdTicks = (BigInt(Date.now()) * 10_000n).toString();
     const stored = proposed.map((event, i): StoredEvent => {
-      const position = this.writeRecord(event);
-      return { ...event, streamName, revision: existing.length + i, prepare: position, commit: position, createdTicks };
+      const { position, end } = this.writeRecord(event);
+      return { ...event, streamName, revision: existing.length + i, prepare: position, commit: position, prepareEnd: end, commitEnd: end, createdTicks };
     });
     this.store(streamName, stored);
     const last = stored[stored.length - 1];
@@ -138,19 +171,22 @@ export class InMemoryLog {
   commitExplicitTransaction(streamName: string, proposed: readonly ProposedEvent[]): StoredEvent[] {
     const existing = this.streams.get(streamName) ?? [];
     const createdTicks = (BigInt(Date.now()) * 10_000n).toString();
-    const prepared = proposed.map((event, i) => ({ ...event, streamName, revision: existing.length + i, prepare: this.writeRecord(event), createdTicks }));
+    const prepared = proposed.map((event, i) => {
+      const { position, end } = this.writeRecord(event);
+      return { ...event, streamName, revision: existing.length + i, prepare: position, prepareEnd: end, createdTicks };
+    });
     const commit = this.nextPosition;
     this.nextPosition += COMMIT_RECORD_SIZE;
-    const stored = prepared.map((event): StoredEvent => ({ ...event, commit }));
+    const stored = prepared.map((event): StoredEvent => ({ ...event, commit, commitEnd: this.nextPosition }));
     this.store(streamName, stored);
     return stored;
   }
 
-  /** Reserves the log space of one event record and returns its position. */
-  private writeRecord(event: ProposedEvent): number {
+  /** Reserves the log space of one event record and returns where it starts and ends. */
+  private writeRecord(event: ProposedEvent): { position: number; end: number } {
     const position = this.nextPosition;
     this.nextPosition += RECORD_OVERHEAD + event.data.length + event.customMetadata.length;
-    return position;
+    return { position, end: this.nextPosition };
   }
 
   private store(streamName: string, stored: readonly StoredEvent[]): void {

@@ -1,0 +1,39 @@
+import type { DocumentStore } from '@immo/document-store';
+import type { EventStore } from '@immo/event-store';
+import { PropertyMatcher } from '../domain';
+import type { GeoLookup } from '../geo/geo-directory.client';
+import { AdvertDirectory } from './advert-directory';
+import { AdvertStatesProjection } from './advert-states.projection';
+import { IntegrationOutboxProjection } from './integration-outbox.projection';
+import { OutboxRelay, type PublishIntegrationEvent } from './outbox-relay';
+import { ProjectionRunner } from './projection-runner';
+import { PropertyDocumentsProjection } from './property-documents.projection';
+
+export interface ListingsProjections {
+  directory: AdvertDirectory;
+  runner: ProjectionRunner;
+  relay: OutboxRelay;
+}
+
+/** The listings projections over one event store and one document store, and their outbox relay. */
+export function createListingsProjections(deps: {
+  eventStore: EventStore;
+  store: DocumentStore;
+  geo: GeoLookup;
+  publish: PublishIntegrationEvent;
+}): ListingsProjections {
+  const { eventStore, store, geo, publish } = deps;
+  const directory = new AdvertDirectory(new PropertyMatcher());
+  const advertStates = new AdvertStatesProjection(store, directory);
+  const relay = new OutboxRelay(store, publish);
+  const runner: ProjectionRunner = new ProjectionRunner({
+    eventStore,
+    store,
+    directory,
+    advertStates,
+    propertyDocuments: new PropertyDocumentsProjection(store, advertStates, geo, (): boolean => runner.stopping),
+    outbox: new IntegrationOutboxProjection(store),
+    onOutboxWritten: () => relay.kick(),
+  });
+  return { directory, runner, relay };
+}

@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AckPolicy, DeliverPolicy, JSONCodec, connect, type NatsConnection } from 'nats';
+import { EmbeddedDocumentStore, type DocumentStore } from '@immo/document-store';
+import { JetStreamEventStore } from '@immo/event-store';
+import { LISTINGS_INTEGRATION_STREAM, listingsIntegrationEventSchema, type City, type ListingsIntegrationEvent } from '@immo/contracts';
+import { startNatsServer, type RunningNatsServer } from '@immo/testing';
+import { generateDataset } from '../../demo/generate-snapshots';
+import type { GeoLookup } from '../geo/geo-directory.client';
+import { IngestionService } from '../ingestion/ingestion.service';
+import { createListingsProjections, type ListingsProjections } from './create-projections';
+import { openIntegrationStream } from './integration-stream';
+import type { PublishIntegrationEvent } from './outbox-relay';
+import { CHECKPOINTS_COLLECTION, PROPERTIES_COLLECTION, type PropertyRecord } from './read-models';
+
+/** Reference data is the geo service's business; here a deterministic stand-in answers. */
+const geo: GeoLookup = {
+  async cityByInsee(insee: string): Promise<City | null> {
+    return {
+      id: Number(insee.replace(/^2A/, '201').replace(/^2B/, '202')),
+      cityParentId: null,
+      name: `Commune ${insee}`,
+      originalName: `Commune ${insee}`,
+      insee,
+      zipcode: null,
+      open: true,
+      hasGroupedByName: false,
+      hasGroupedByZipcode: false,
+      groupedCityNames: [],
+      groupedCityZipcodes: [],
+      country: { code: 'FR', id: 1, name: 'France' },
+      department: { code: insee.slice(0, 2), id: 1, name: 'Département' },
+      region: { code: '11', id: 11, name: 'Région' },
+      locations: { lat: 45, lon: 4 },
+    };
+  },
+  async inseeOf() {
+    return null;
+  },
+  async stationsNear() {
+    return [{ id: 1, name: 'Gare', lines: [{ id: 1, name: 'Ligne 1', number: '1', color: '#FFCD00', routeName: 'A – B' }] }];
+  },
+};
+
+const NOW = () => new Date('2027-01-01T00:00:00Z');
+const codec = JSONCodec<ListingsIntegrationEvent>();
+
+async function documentsOf(store: DocumentStore): Promise<PropertyRecord['document'][]> {
+  const records = await store.collection<PropertyRecord>(PROPERTIES_COLLECTION).find({}, { sort: { _id: 1 } });
+  return records.map((record) => record.document);
+}
+
+describe('listings projections (real JetStream, LMDB read models)', () => {
+  let server: RunningNatsServer;
+  let nats: NatsConnection;
+  let eventStore: JetStreamEventStore;
+  let publish: PublishIntegrationEvent;
+  const dirs: string[] = [];
+  const openStore = (): { store: EmbeddedDocumentStore; dir: string } => {
+    const dir = mkdtempSync(join(tmpdir(), 'listings-projections-'));
+    dirs.push(dir);
+    return { store: new EmbeddedDocumentStore({ dataDir: dir }), dir };
+  };
+
+  /** Appends a marker and waits until the projections have committed everything before it. */
+  async function caughtUp(projections: ListingsProjections): Promise<void> {
+    const marker = await eventStore.append(`marker-${randomUUID()}`, [{ id: randomUUID(), type: 'Marker', data: {} }], { expectedRevision: 'no_stream' });
+    await projections.runner.waitFor(marker.position);
+  }
+
+  /** Every integration event on the stream, in order (ids may repeat only if deduplication failed). */
+  async function publishedEvents(): Promise<ListingsIntegrationEvent[]> {
+    const jsm = await nats.jetstreamManager();
+    const total = (await jsm.streams.info(LISTINGS_INTEGRATION_STREAM)).state.messages;
+    const name = `check-${randomUUID().slice(0, 8)}`;
+    await jsm.consumers.add(LISTINGS_INTEGRATION_STREAM, { durable_name: name, ack_policy: AckPolicy.None, deliver_policy: DeliverPolicy.All });
+    const consumer = await nats.jetstream().consumers.get(LISTINGS_INTEGRATION_STREAM, name);
+    const events: ListingsIntegrationEvent[] = [];
+    while (events.length < total) {
+      const batch = await consumer.fetch({ max_messages: 500, expires: 2000 });
+      for await (const message of batch) events.push(listingsIntegrationEventSchema.parse(codec.decode(message.data)));
+    }
+    await jsm.consumers.delete(LISTINGS_INTEGRATION_STREAM, name);
+    return events;
+  }
+
+  /** The integration events the log implies, derived by a fresh run that only records them. */
+  async function expectedEvents(): Promise<Map<string, ListingsIntegrationEvent>> {
+    const recorded = new Map<string, ListingsIntegrationEvent>();
+    const store = new EmbeddedDocumentStore();
+    const projections = createListingsProjections({ eventStore, store, geo, publish: async (_subject, event) => void recorded.set(event.id, event) });
+    await projections.runner.start();
+    projections.relay.start();
+    await caughtUp(projections);
+    expect(await projections.relay.settled(10_000)).toBe(true);
+    await projections.runner.stop();
+    await projections.relay.stop();
+    await store.close();
+    return recorded;
+  }
+
+  beforeAll(async () => {
+    server = await startNatsServer();
+    nats = await connect({ servers: server.url, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    eventStore = await JetStreamEventStore.connect({ servers: nats, streamName: 'LISTINGS_TEST', subjectPrefix: 'es.test' });
+    publish = await openIntegrationStream(nats);
+  });
+
+  afterAll(async () => {
+    await eventStore?.close();
+    await nats?.drain();
+    await server?.stop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('builds documents incrementally; replaying every event again changes nothing; a rebuild gives the same ids and documents', async () => {
+    const { store } = openStore();
+    const projections = createListingsProjections({ eventStore, store, geo, publish });
+    await projections.runner.start();
+    projections.relay.start();
+    const ingestion = new IngestionService(eventStore, geo, projections.directory.matcher, NOW);
+
+    // Time-ordered snapshots: publications, price drops, surface corrections, expiries, several publishers per good.
+    const { snapshots } = generateDataset({ seed: 7, goods: 120 });
+    for (let i = 0; i < snapshots.length; i += 100) expect((await ingestion.ingest(snapshots.slice(i, i + 100))).rejected).toBe(0);
+    await caughtUp(projections);
+    const incremental = await documentsOf(store);
+    expect(incremental.length).toBeGreaterThan(50);
+    expect(incremental.some((doc) => doc.adverts.length > 1)).toBe(true);
+    expect(incremental.some((doc) => doc.adverts.some((advert) => advert.events.some((e) => e.fieldName === 'price' && e.percentVariation < 0)))).toBe(true);
+
+    // Given every checkpoint forgotten, when the log is applied a second time, then nothing changes.
+    await projections.runner.stop();
+    await store.collection(CHECKPOINTS_COLLECTION).clear();
+    const again = createListingsProjections({ eventStore, store, geo, publish });
+    await again.runner.start();
+    await caughtUp(again);
+    expect(await documentsOf(store)).toEqual(incremental);
+
+    // Dropping the read models and rebuilding from the log gives the same ids and documents.
+    await again.runner.rebuild();
+    await caughtUp(again);
+    expect(await documentsOf(store)).toEqual(incremental);
+    await again.runner.stop();
+    await projections.relay.stop();
+    await store.close();
+  }, 90_000);
+
+  it('publishes every integration event once, through publish failures and 10 s without NATS', async () => {
+    const { store } = openStore();
+    let failuresLeft = 5;
+    let hold: Promise<void> | null = null;
+    let release = (): void => undefined;
+    const flaky: PublishIntegrationEvent = async (subject, event) => {
+      if (hold) await hold;
+      if (failuresLeft > 0) {
+        failuresLeft--;
+        throw new Error('simulated publish failure');
+      }
+      return publish(subject, event);
+    };
+    const projections = createListingsProjections({ eventStore, store, geo, publish: flaky });
+    await projections.runner.start();
+    projections.relay.start();
+    const ingestion = new IngestionService(eventStore, geo, projections.directory.matcher, NOW);
+    const { snapshots } = generateDataset({ seed: 99, goods: 25 });
+    const half = Math.floor(snapshots.length / 2);
+    expect((await ingestion.ingest(snapshots.slice(0, half))).rejected).toBe(0);
+    await caughtUp(projections);
+    expect(projections.relay.failedAttempts).toBeGreaterThan(0);
+
+    expect(await projections.relay.settled(10_000)).toBe(true);
+
+    // The second half is committed while the relay is held, then NATS goes away for 10 s.
+    hold = new Promise<void>((resolve) => (release = resolve));
+    expect((await ingestion.ingest(snapshots.slice(half))).rejected).toBe(0);
+    await caughtUp(projections);
+    const waiting = await projections.relay.pending();
+    expect(waiting).toBeGreaterThan(0);
+    await server.interrupt();
+    hold = null;
+    release();
+    await new Promise((r) => setTimeout(r, 10_000));
+    expect(await projections.relay.pending()).toBe(waiting);
+    await server.start();
+    expect(await projections.relay.settled(30_000)).toBe(true);
+
+    const published = await publishedEvents();
+    const ids = published.map((event) => event.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const expected = await expectedEvents();
+    expect(new Set(ids)).toEqual(new Set(expected.keys()));
+    await projections.runner.stop();
+    await projections.relay.stop();
+    await store.close();
+  }, 120_000);
+
+  it('a rebuild announces nothing again: the outbox keeps its checkpoint', async () => {
+    const jsm = await nats.jetstreamManager();
+    const { store } = openStore();
+    const projections = createListingsProjections({ eventStore, store, geo, publish });
+    await projections.runner.start();
+    projections.relay.start();
+    await caughtUp(projections);
+    expect(await projections.relay.settled(30_000)).toBe(true);
+    const before = (await jsm.streams.info(LISTINGS_INTEGRATION_STREAM)).state.messages;
+    const published = projections.relay.publishedCount;
+
+    await projections.runner.rebuild();
+    await caughtUp(projections);
+    expect(await projections.relay.settled(10_000)).toBe(true);
+    expect(projections.relay.publishedCount).toBe(published);
+    expect((await jsm.streams.info(LISTINGS_INTEGRATION_STREAM)).state.messages).toBe(before);
+    await projections.runner.stop();
+    await projections.relay.stop();
+    await store.close();
+  }, 90_000);
+});
