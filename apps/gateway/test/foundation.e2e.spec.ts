@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT, startStackFixture, type StackFixture } from './stack-fixture';
+import { ROOT, startStackFixture, type StackFixture } from '@immo/stack';
 
 type Health = { status: string; details: Record<string, { status: string; message?: string; stores?: Record<string, string> }> };
 

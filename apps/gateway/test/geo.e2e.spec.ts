@@ -1,4 +1,4 @@
-import { startStackFixture, type StackFixture } from './stack-fixture';
+import { startStackFixture, type StackFixture } from '@immo/stack';
 
 type Collection<T> = { 'hydra:member': T[]; 'hydra:totalItems': number; 'hydra:view'?: Record<string, string> };
 type Problem = { status: number; violations?: { propertyPath: string; message: string }[] };

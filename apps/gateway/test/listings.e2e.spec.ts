@@ -9,7 +9,7 @@ import {
   type IngestAdvertsReply,
   type PropertyDocument,
 } from '@immo/contracts';
-import { ROOT, startStackFixture, type StackFixture } from './stack-fixture';
+import { ROOT, startStackFixture, type StackFixture } from '@immo/stack';
 
 type Collection<T> = { 'hydra:member': T[]; 'hydra:totalItems': number; 'hydra:view': Record<string, string> };
 type Problem = { status: number; detail?: string; violations?: { propertyPath: string; message: string }[] };

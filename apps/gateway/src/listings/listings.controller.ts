@@ -19,7 +19,9 @@ import { chunkBySize, mergeReplies } from './ingest-chunks';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ingesting a full batch appends up to a thousand commits: give it longer than a query. */
-const INGEST_TIMEOUT_MS = 60_000;
+// A 1000-snapshot batch takes well under a second; a listings instance that died mid-batch should
+// not keep the crawler waiting a minute before it retries.
+const INGEST_TIMEOUT_MS = 15_000;
 
 export const propertiesQuerySchema = z.object(pageParams({ defaultItemsPerPage: 10, maxItemsPerPage: 30 })).strict();
 

@@ -9,7 +9,8 @@ import type { IngestionService } from './ingestion.service';
 export const LEADER_INGEST_SUBJECT = 'listings.internal.ingest-adverts.leader.v1';
 /** How long a batch waits for the gate to open (start-up catch-up, leader change). */
 const GATE_WAIT_MS = 5000;
-const FORWARD_TIMEOUT_MS = 4500;
+/** Below the gateway's own 15 s, so a forwarded batch is answered before the gateway gives up. */
+const FORWARD_TIMEOUT_MS = 12_000;
 
 type LeaderReply = { ok: IngestAdvertsReply } | { error: RpcErrorPayload };
 const codec = JSONCodec<LeaderReply>();

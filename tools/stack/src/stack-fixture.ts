@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '@immo/testing';
-import { startStack, type RunningStack } from '@immo/stack';
+import { startStack, type RunningStack } from './stack';
 
+/** Repository root (this file is tools/stack/src/stack-fixture.ts). */
 export const ROOT = resolve(__dirname, '..', '..', '..');
 
 export interface StackFixture {
@@ -56,7 +57,8 @@ export async function startStackFixture(env: NodeJS.ProcessEnv = {}, dataDir?: s
     },
     async teardown() {
       await stack.stop();
-      if (!dataDir) rmSync(dir, { recursive: true, force: true });
+      // KEEP_STACK_DATA=1 keeps the data directory and logs of a failed run for a look.
+      if (!dataDir && !process.env['KEEP_STACK_DATA']) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
