@@ -7,6 +7,7 @@ import type { IngestionService } from './ingestion/ingestion.service';
 import type { AdvertDirectory } from './projection/advert-directory';
 import type { OutboxRelay } from './projection/outbox-relay';
 import type { ProjectionRunner } from './projection/projection-runner';
+import { ProcessVitals } from './process-vitals';
 
 const EXPIRY_SWEEP_MS = 60_000;
 
@@ -17,6 +18,7 @@ export class ListingsRuntime {
   /** Head of the log when the process started: readiness waits for the projection to reach it. */
   private startHead: number | null = null;
   private started = false;
+  readonly vitals = new ProcessVitals();
 
   constructor(
     readonly eventStore: EventStore,
@@ -36,6 +38,9 @@ export class ListingsRuntime {
   async start(): Promise<void> {
     this.startHead = await this.eventStore.headPosition();
     await this.runner.start();
+    // Once start-up loading and catch-up are over, the event-loop delay measures serving.
+    if (this.startHead === null) this.vitals.reset();
+    else void this.runner.waitFor(this.startHead).then(() => this.vitals.reset());
     this.relay.start();
     this.lease.start();
     this.started = true;

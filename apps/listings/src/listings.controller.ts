@@ -52,6 +52,7 @@ export class ListingsController {
       lastAppended: runtime.ingestion.lastAppendedPosition,
       outboxPending: await runtime.relay.pending(),
       leadsIngestion: runtime.leadsIngestion,
+      process: runtime.vitals.read(),
     };
   }
 

@@ -69,7 +69,9 @@ export interface DocumentStore {
    * at any instant either all of them are stored or none. Upserts keep their revision guard (a
    * stale one is skipped, the others still apply). A projection commits its documents and its
    * checkpoint this way, so replay from the stored checkpoint always starts from a state that
-   * matches it. Answers one outcome per write (`deleted` / `absent` for deletions).
+   * matches it. Answers one outcome per write (`deleted` / `absent` for deletions). The store
+   * takes the documents over: the caller must not change them afterwards (no defensive copy is
+   * made, which matters for projections writing thousands of documents a second).
    */
   commit(writes: readonly DocumentWrite[]): Promise<CommitOutcome[]>;
   /** Makes committed writes durable against a machine crash (they already survive a process crash). */

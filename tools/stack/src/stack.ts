@@ -27,10 +27,12 @@ export interface StackOptions {
 
 export interface RunningStack {
   baseUrl: string;
+  /** The data directory every app and the embedded nats-server keep their state in. */
+  dataDir: string;
   apiKey: string;
   adminApiKey: string;
   natsUrl: string;
-  pids: Record<string, number | undefined>;
+  readonly pids: Record<string, number | undefined>;
   /** Stops one app (to see health notice it). */
   stopApp(name: AppName): Promise<void>;
   /** Kills one app outright (SIGKILL), as a crash would. */
@@ -205,10 +207,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
     return {
       baseUrl,
+      dataDir,
       apiKey,
       adminApiKey,
       natsUrl,
-      pids: Object.fromEntries([...children.entries()].map(([name, child]) => [name, child.pid])),
+      // Live: a restarted app has a new pid.
+      get pids() {
+        return Object.fromEntries([...children.entries()].map(([name, child]) => [name, child.pid]));
+      },
       async stopApp(name) {
         const child = children.get(name);
         if (child) await stopProcess(child);

@@ -21,7 +21,8 @@ import type { GeoLookup } from '../geo/geo-directory.client';
 import { KeyedSerializer } from './keyed-serializer';
 
 const MAX_ATTEMPTS = 4;
-const WRITE_CACHE_SIZE = 50_000;
+/** Recently written advert states, to decide the next snapshot without reading the stream back. */
+const WRITE_CACHE_SIZE = 10_000;
 const CONCURRENCY = 64;
 
 interface Current {
@@ -123,6 +124,10 @@ export class IngestionService {
     await Promise.all(
       work.map(async (item) => {
         const commune = item.snapshot.commune;
+        // The projection will need the stations near this advert right after the append: asking
+        // now, alongside the commune, saves it a round trip to geo per new location.
+        const location = item.snapshot.location;
+        if (location) void this.geo.stationsNear(location.lat, location.lon).catch(() => undefined);
         try {
           if (commune.insee) {
             const city = await this.geo.cityByInsee(commune.insee);

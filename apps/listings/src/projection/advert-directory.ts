@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { DocumentCollection } from '@immo/document-store';
 import type { AdvertState, PropertyMatcher } from '../domain';
 import type { AdvertFacts, AdvertFactsRecord } from './read-models';
@@ -24,6 +25,16 @@ export function factsOf(state: AdvertState): AdvertFacts {
     propertyId: state.propertyId,
     expiresAt: state.expiresAt,
   };
+}
+
+/**
+ * Whether two facts are the same for grouping and expiry. `lastCrawledAt` is left out: grouping
+ * reads it of the advert being matched, never of the members it is matched against.
+ */
+export function sameFacts(a: AdvertFacts, b: AdvertFacts): boolean {
+  const { lastCrawledAt: _a, ...left } = a;
+  const { lastCrawledAt: _b, ...right } = b;
+  return isDeepStrictEqual(left, right);
 }
 
 /**

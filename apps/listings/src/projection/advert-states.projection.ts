@@ -1,7 +1,7 @@
 import type { DocumentCollection, DocumentStore } from '@immo/document-store';
 import type { RecordedEvent } from '@immo/event-store';
 import { ADVERT_STREAM_PREFIX, evolve, fromRecordedEvent, type AdvertDomainEvent, type AdvertState } from '../domain';
-import { type AdvertDirectory, factsOf } from './advert-directory';
+import { type AdvertDirectory, factsOf, sameFacts } from './advert-directory';
 import { ADVERT_FACTS_COLLECTION, ADVERTS_COLLECTION, type AdvertFactsRecord, type AdvertRecord } from './read-models';
 import type { UnitOfWork } from './unit-of-work';
 
@@ -45,23 +45,25 @@ export class AdvertStatesProjection {
     const next = evolve(previous, domainEvent);
     const facts = factsOf(next);
     uow.put(ADVERTS_COLLECTION.name, { _id: advertId, revision: event.revision, state: next } as AdvertRecord);
-    uow.put(ADVERT_FACTS_COLLECTION.name, { _id: advertId, revision: event.revision, facts } as AdvertFactsRecord);
+    // Most events are recrawls, which change no fact grouping or expiry reads: nothing to write.
+    if (previous === null || !sameFacts(factsOf(previous), facts)) {
+      uow.put(ADVERT_FACTS_COLLECTION.name, { _id: advertId, revision: event.revision, facts } as AdvertFactsRecord);
+      this.directory.track(facts);
+    }
     if (next.propertyId !== null) uow.addMember(next.propertyId, advertId);
-    this.directory.track(facts);
     return { event, advertId, domainEvent, previous, next };
   }
 
   /** States of a property's adverts as of this batch. */
   async membersOf(propertyId: string, uow: UnitOfWork): Promise<AdvertState[]> {
-    const states = new Map<string, AdvertState>();
-    for (const record of await this.adverts.find({ 'state.propertyId': propertyId })) {
-      const pending = uow.pendingDocument<AdvertRecord>(ADVERTS_COLLECTION.name, record._id);
-      states.set(record._id, (pending ?? record).state);
+    // Member ids come from the index (no document read); states from the batch, the cache or the store.
+    const ids = new Set((await this.adverts.find({ 'state.propertyId': propertyId }, { projection: { _id: 1 } })).map((r) => r._id));
+    for (const advertId of uow.membersOf(propertyId)) ids.add(advertId);
+    const states: AdvertState[] = [];
+    for (const advertId of ids) {
+      const record = await uow.read<AdvertRecord>(ADVERTS_COLLECTION.name, advertId, (id) => this.adverts.findById(id));
+      if (record && record.state.propertyId === propertyId) states.push(record.state);
     }
-    for (const advertId of uow.membersOf(propertyId)) {
-      const pending = uow.pendingDocument<AdvertRecord>(ADVERTS_COLLECTION.name, advertId);
-      if (pending) states.set(advertId, pending.state);
-    }
-    return [...states.values()].filter((state) => state.propertyId === propertyId);
+    return states;
   }
 }

@@ -70,11 +70,12 @@ export class OutboxRelay {
   /** Resolves once the outbox is empty (for tests and graceful shutdown). */
   async settled(timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
+    for (;;) {
+      // Checked once more at the deadline: a drain that ends during the last pause has settled in time.
       if ((await this.outbox.count({})) === 0 && !this.draining) return true;
+      if (Date.now() >= deadline) return false;
       await new Promise((r) => setTimeout(r, 25));
     }
-    return false;
   }
 
   async stop(): Promise<void> {

@@ -1,4 +1,33 @@
+import { LRUCache } from 'lru-cache';
 import type { DocumentStore, DocumentWrite, StoredDocument } from '@immo/document-store';
+
+/**
+ * Recently read or written documents of the projections, across batches: the same adverts and
+ * properties come back within minutes (recrawls, several publishers), and reading them from the
+ * store means decoding them. The projections are the only writers of these collections, so the
+ * cache stays exact; documents in it are never changed in place (evolve and the document builder
+ * return new objects).
+ */
+export class RecordCache {
+  private readonly caches = new Map<string, LRUCache<string, StoredDocument>>();
+
+  constructor(private readonly entriesPerCollection = 5_000) {}
+
+  get<T extends StoredDocument>(collection: string, id: string): T | undefined {
+    return this.caches.get(collection)?.get(id) as T | undefined;
+  }
+
+  set(collection: string, doc: StoredDocument): void {
+    if (this.entriesPerCollection <= 0) return;
+    let cache = this.caches.get(collection);
+    if (!cache) this.caches.set(collection, (cache = new LRUCache<string, StoredDocument>({ max: this.entriesPerCollection })));
+    cache.set(doc._id, doc);
+  }
+
+  clear(): void {
+    this.caches.clear();
+  }
+}
 
 /**
  * The writes of one batch of events, committed together with the projections' checkpoints.
@@ -12,7 +41,10 @@ export class UnitOfWork {
   private readonly members = new Map<string, Set<string>>();
   events = 0;
 
-  constructor(private readonly store: DocumentStore) {}
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly cache: RecordCache = new RecordCache(0),
+  ) {}
 
   get size(): number {
     return this.events;
@@ -23,10 +55,15 @@ export class UnitOfWork {
   }
 
   async read<T extends StoredDocument>(collection: string, id: string, load: (id: string) => Promise<T | null>): Promise<T | null> {
-    return this.pendingDocument<T>(collection, id) ?? (await load(id));
+    const known = this.pendingDocument<T>(collection, id) ?? this.cache.get<T>(collection, id);
+    if (known) return known;
+    const loaded = await load(id);
+    if (loaded) this.cache.set(collection, loaded);
+    return loaded;
   }
 
   put(collection: string, doc: StoredDocument): void {
+    this.cache.set(collection, doc);
     let docs = this.pending.get(collection);
     if (!docs) this.pending.set(collection, (docs = new Map()));
     docs.set(doc._id, doc);

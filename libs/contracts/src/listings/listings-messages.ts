@@ -68,6 +68,8 @@ export interface ProjectionStatusReply {
   outboxPending: number;
   /** Whether the answering instance leads ingestion. */
   leadsIngestion: boolean;
+  /** The answering process: memory, and its worst event-loop delay since it caught up at start. */
+  process: { rssBytes: number; heapUsedBytes: number; eventLoopDelayMaxMs: number; eventLoopDelayP99Ms: number };
 }
 
 export const rebuildPropertiesRequestSchema = z.object({}).strict();

@@ -7,8 +7,14 @@ import type { StoredDocument } from '../document-store.port';
 import { cloneDocument } from './clone';
 import type { LmdbPersistence } from './lmdb-persistence';
 
+/** What a store held for an id before a write, to put it back if the commit is refused. */
+export type StagedState = { kind: 'stored' } | { kind: 'staged'; doc: StoredDocument | null };
+
 export interface BodyStore {
   read(id: string): StoredDocument | undefined;
+  /** The current state of an id, cheaply (no decoding), for `restore`. */
+  capture(id: string): StagedState;
+  restore(id: string, state: StagedState): void;
   /** Makes a write visible to reads; `doc` is owned by the store from now on (never changed). */
   stage(id: string, doc: StoredDocument | null): void;
   /** The staged write is durable: the overlay may forget it unless a later write replaced it. */
@@ -27,6 +33,14 @@ export class MemoryBodyStore implements BodyStore {
   stage(id: string, doc: StoredDocument | null): void {
     if (doc === null) this.docs.delete(id);
     else this.docs.set(id, doc);
+  }
+
+  capture(id: string): StagedState {
+    return { kind: 'staged', doc: this.docs.get(id) ?? null };
+  }
+
+  restore(id: string, state: StagedState): void {
+    this.stage(id, state.kind === 'staged' ? state.doc : null);
   }
 
   settled(): void {
@@ -53,6 +67,16 @@ export class LmdbBodyStore implements BodyStore {
 
   stage(id: string, doc: StoredDocument | null): void {
     this.overlay.set(id, doc);
+  }
+
+  capture(id: string): StagedState {
+    return this.overlay.has(id) ? { kind: 'staged', doc: this.overlay.get(id) ?? null } : { kind: 'stored' };
+  }
+
+  restore(id: string, state: StagedState): void {
+    // Nothing was written to disk yet: putting the overlay back as it was restores the reads.
+    if (state.kind === 'stored') this.overlay.delete(id);
+    else this.overlay.set(id, state.doc);
   }
 
   settled(id: string, doc: StoredDocument | null): void {

@@ -25,7 +25,7 @@ import { compileFilter } from './filter-compiler';
 import { HashIndex, UniqueIndex } from './hash-index';
 import type { PersistOp } from './lmdb-persistence';
 import { MINGO_OPTIONS } from './mingo-context';
-import { type Skeleton, filterPaths, pathsCovered, skeletonOf, sortPaths } from './skeleton';
+import { type Skeleton, filterPaths, pathsCovered, projectSkeleton, skeletonOf, sortPaths } from './skeleton';
 
 /** Counters that show whether queries were answered from an index or by a full scan. */
 export interface QueryStats {
@@ -176,9 +176,17 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
       const parts = splitPath(near.path);
       ordered = sortByKeys(matched, (c) => [nearestDistance(subjectOf(c), parts, near.center)], [1], end);
     }
-    let page: unknown[] = ordered.slice(skip, end).map((c) => this.documentOf(c));
-    if (options.projection && Object.keys(options.projection).length > 0) page = project(page, options.projection);
-    return page as T[];
+    const projection = options.projection && Object.keys(options.projection).length > 0 ? options.projection : null;
+    // A projection that keeps only indexed paths is answered from skeletons, reading no document.
+    const fromSkeletons = projection !== null && Object.values(projection).every((v) => v === 1) && pathsCovered(Object.keys(projection), this.paths);
+    const slice = ordered.slice(skip, end);
+    if (fromSkeletons) {
+      // Skeletons are the index itself: hand out copies, never parts of them.
+      const paths = Object.keys(projection);
+      return slice.map((c) => cloneDocument(projectSkeleton(c.skeleton, paths))) as unknown as T[];
+    }
+    const page: unknown[] = slice.map((c) => this.documentOf(c));
+    return (projection ? project(page, projection) : page) as T[];
   }
 
   async findById(id: string): Promise<T | null> {
@@ -188,6 +196,7 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
 
   async count(filter: Filter): Promise<number> {
     this.host.assertOpen();
+    if (Object.keys(filter).length === 0) return this.skeletons.size;
     return this.select(normalizeGeoFilter(filter).filter).length;
   }
 
@@ -280,21 +289,24 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
 
   // --- writes, called by the store's commit ------------------------------------------------
 
-  /** Applies an upsert in memory (revision guard, unique indexes); the store persists `op`. */
-  applyUpsert(doc: T, undo: Undo[]): AppliedWrite {
+  /**
+   * Applies an upsert in memory (revision guard, unique indexes); the store persists `op`.
+   * `owned`: the caller hands the document over (commit), otherwise it is copied (upsert).
+   */
+  applyUpsert(doc: T, undo: Undo[], owned = false): AppliedWrite {
     const existing = this.skeletons.get(doc._id);
     if (existing && !(doc.revision > existing.revision)) return { outcome: 'stale', op: null };
-    const stored = cloneDocument(doc);
+    const stored = owned ? doc : cloneDocument(doc);
     const skeleton = skeletonOf(stored, this.paths);
     this.checkUnique(skeleton);
-    const previousBody = existing ? this.bodies.read(doc._id) ?? null : null;
+    const previous = this.bodies.capture(doc._id);
     if (existing) this.unindex(existing);
     this.index(skeleton);
     this.bodies.stage(doc._id, stored);
     undo.push(() => {
       this.unindex(skeleton);
       if (existing) this.index(existing);
-      this.bodies.stage(doc._id, previousBody);
+      this.bodies.restore(doc._id, previous);
     });
     return { outcome: existing ? 'updated' : 'inserted', op: { collection: this.name, id: doc._id, doc: stored, skeleton } };
   }
@@ -302,12 +314,12 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
   applyDelete(id: string, undo: Undo[]): AppliedWrite {
     const existing = this.skeletons.get(id);
     if (!existing) return { outcome: 'absent', op: null };
-    const previousBody = this.bodies.read(id) ?? null;
+    const previous = this.bodies.capture(id);
     this.unindex(existing);
     this.bodies.stage(id, null);
     undo.push(() => {
       this.index(existing);
-      this.bodies.stage(id, previousBody);
+      this.bodies.restore(id, previous);
     });
     return { outcome: 'deleted', op: { collection: this.name, id, doc: null, skeleton: null } };
   }

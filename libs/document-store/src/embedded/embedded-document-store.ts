@@ -27,7 +27,7 @@ export class EmbeddedDocumentStore implements DocumentStore {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly host: CollectionHost = {
     assertOpen: () => this.assertUsable(),
-    commit: (writes, options) => this.apply(writes, options?.skipDuplicates ?? false),
+    commit: (writes, options) => this.apply(writes, options?.skipDuplicates ?? false, false),
     documentsOf: (name) => this.collections.get(name)?.allDocuments() ?? [],
   };
 
@@ -56,7 +56,7 @@ export class EmbeddedDocumentStore implements DocumentStore {
   async commit(writes: readonly DocumentWrite[]): Promise<CommitOutcome[]> {
     this.assertUsable();
     for (const write of writes) if ('upsert' in write) assertStoredDocument(write.upsert, write.collection);
-    return (await this.apply(writes, false)).outcomes;
+    return (await this.apply(writes, false, true)).outcomes;
   }
 
   async flush(): Promise<void> {
@@ -86,7 +86,7 @@ export class EmbeddedDocumentStore implements DocumentStore {
    * LMDB transaction. A refused write (unique index) undoes the whole commit, unless duplicates
    * are skipped one by one as a bulk upsert does.
    */
-  private async apply(writes: readonly DocumentWrite[], skipDuplicates: boolean): Promise<{ outcomes: CommitOutcome[]; duplicate: DuplicateKeyError | null }> {
+  private async apply(writes: readonly DocumentWrite[], skipDuplicates: boolean, owned: boolean): Promise<{ outcomes: CommitOutcome[]; duplicate: DuplicateKeyError | null }> {
     this.assertUsable();
     const undo: Undo[] = [];
     const applied: { collection: EmbeddedDocumentCollection; write: AppliedWrite }[] = [];
@@ -98,7 +98,7 @@ export class EmbeddedDocumentStore implements DocumentStore {
         if (!collection) throw new Error(`Collection "${write.collection}" was not opened with collection() before commit`);
         const own: Undo[] = [];
         try {
-          const result = 'upsert' in write ? collection.applyUpsert(write.upsert, own) : collection.applyDelete(write.deleteId, own);
+          const result = 'upsert' in write ? collection.applyUpsert(write.upsert, own, owned) : collection.applyDelete(write.deleteId, own);
           applied.push({ collection, write: result });
           outcomes.push(result.outcome);
           undo.push(...own);

@@ -40,8 +40,9 @@ export class LmdbPersistence {
 
   static open(dataDir: string): LmdbPersistence {
     mkdirSync(dataDir, { recursive: true });
-    // LZ4 compression roughly thirds the size of JSON-like documents for little CPU.
-    return new LmdbPersistence(open({ path: join(dataDir, LMDB_FILE_NAME), compression: true }));
+    // No compression: measured on property documents (~5 KB), LZ4 doubled the cost of a write
+    // (112 µs against 52 µs) and the encoding runs on the event loop; disk is the cheaper resource.
+    return new LmdbPersistence(open({ path: join(dataDir, LMDB_FILE_NAME), compression: false }));
   }
 
   /** A fresh copy of the stored document (decoding is the copy). */
@@ -89,17 +90,19 @@ export class LmdbPersistence {
       for (const op of ops) {
         const bodies = this.bodiesOf(op.collection);
         const skeletons = this.skeletonsOf(op.collection);
+        // Inside a transaction callback the asynchronous forms apply at once, and cost less
+        // than their *Sync twins (no per-call transaction checks).
         if (op.doc === null) {
-          bodies.removeSync(op.id);
-          skeletons.removeSync(op.id);
+          void bodies.remove(op.id);
+          void skeletons.remove(op.id);
         } else {
-          bodies.putSync(op.id, op.doc);
-          skeletons.putSync(op.id, op.skeleton as Skeleton);
+          void bodies.put(op.id, op.doc);
+          void skeletons.put(op.id, op.skeleton as Skeleton);
         }
         touched.add(op.collection);
       }
       for (const collection of touched) {
-        if (this.meta.get(collection) === undefined) this.meta.putSync(collection, { paths: [...metaOf(collection)] });
+        if (this.meta.get(collection) === undefined) void this.meta.put(collection, { paths: [...metaOf(collection)] });
       }
     });
   }

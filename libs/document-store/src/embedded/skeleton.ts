@@ -34,6 +34,13 @@ function pick(source: Record<string, unknown> | StoredDocument, parts: readonly 
   pick(value, parts, depth + 1, child);
 }
 
+/** An inclusion projection of a skeleton (`_id` and the given covered paths), as a new object. */
+export function projectSkeleton(skeleton: Skeleton, paths: readonly string[]): Record<string, unknown> {
+  const projected: Record<string, unknown> = { _id: skeleton._id };
+  for (const path of paths) if (path !== '_id') pick(skeleton, splitPath(path), 0, projected);
+  return projected;
+}
+
 /** True when every path is one of `covered` or lies below one of them. */
 export function pathsCovered(paths: Iterable<string>, covered: readonly string[]): boolean {
   for (const path of paths) {

@@ -1,0 +1,134 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { AdvertSnapshot, IngestAdvertsReply, ProjectionStatusReply } from '@immo/contracts';
+import { withTemporaryStack, type RunningStack } from '@immo/stack';
+import type { Measurement, Scenario } from '@immo/testing';
+import { generateDataset } from '../demo/generate-snapshots';
+
+const ROOT = resolve(__dirname, '..', '..', '..', '..');
+/** Goods to load; about 0.98 property per good. `SCALE_GOODS` shrinks it for a quick look. */
+const GOODS = Number(process.env['SCALE_GOODS'] ?? 205_000);
+const CHUNK_GOODS = 20_000;
+const BATCH = 1000;
+/** Two batches in flight: the gateway and listings overlap their work, as with several crawlers. */
+const CONCURRENCY = 2;
+/** Two weeks of crawls per good: about 2.3 snapshots and 1.1 adverts per good. */
+const DAYS = 14;
+const MIB = 1024 * 1024;
+
+async function status(stack: RunningStack): Promise<ProjectionStatusReply> {
+  const response = await fetch(`${stack.baseUrl}/admin/read-models/properties/status`, { headers: { 'X-API-KEY': stack.adminApiKey } });
+  if (!response.ok) throw new Error(`status answered ${response.status}`);
+  return (await response.json()) as ProjectionStatusReply;
+}
+
+/** Until the projection has committed what this instance appended and the outbox is empty. */
+async function settled(stack: RunningStack): Promise<ProjectionStatusReply> {
+  for (;;) {
+    const current = await status(stack);
+    if ((current.checkpoint ?? -1) >= (current.lastAppended ?? 0) && current.outboxPending === 0) return current;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function ingest(stack: RunningStack, snapshots: AdvertSnapshot[]): Promise<number> {
+  let next = 0;
+  let accepted = 0;
+  const worker = async () => {
+    while (next < snapshots.length) {
+      const batch = snapshots.slice(next, next + BATCH);
+      next += BATCH;
+      const response = await fetch(`${stack.baseUrl}/admin/adverts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'X-API-KEY': stack.adminApiKey },
+        body: JSON.stringify(batch),
+      });
+      if (!response.ok) throw new Error(`ingestion answered ${response.status}: ${await response.text()}`);
+      accepted += ((await response.json()) as IngestAdvertsReply).accepted;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return accepted;
+}
+
+/** Resident memory of a process from /proc: total, anonymous (heap, buffers) and file-backed (the LMDB map). */
+function residentMemory(pid: number | undefined): { rss: number; anon: number; file: number } {
+  if (pid === undefined) return { rss: Number.NaN, anon: Number.NaN, file: Number.NaN };
+  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? Number.NaN) * 1024;
+  return { rss: kib('VmRSS'), anon: kib('RssAnon'), file: kib('RssFile') };
+}
+
+function diskBytes(path: string): number {
+  return Number(execFileSync('du', ['-sb', path], { encoding: 'utf8' }).split('\t')[0]);
+}
+
+const mib = (bytes: number) => `${(bytes / MIB).toFixed(0)} MiB`;
+
+function vitals(stack: RunningStack, current: ProjectionStatusReply, dataDir: string): string {
+  const memory = residentMemory(stack.pids['listings']);
+  return (
+    `RSS ${mib(memory.rss)} (anon ${mib(memory.anon)}, LMDB map ${mib(memory.file)}), heap ${mib(current.process.heapUsedBytes)}; ` +
+    `disk: read models ${mib(diskBytes(join(dataDir, 'listings', 'read-models')))}, event store ${mib(diskBytes(join(dataDir, 'nats')))}; ` +
+    `worst event-loop delay ${current.process.eventLoopDelayMaxMs} ms (p99 ${current.process.eventLoopDelayP99Ms} ms)`
+  );
+}
+
+/**
+ * 200,000 properties through the real ingestion and projections, then a restart and more
+ * ingestion at that size: memory, disk, restart time, event-loop stalls and throughput.
+ */
+const scale: Scenario = {
+  name: 'listings-scale',
+  description: `load ${GOODS} goods (~${Math.round(GOODS * 0.98)} properties) through POST /admin/adverts, restart listings, ingest more; targets: RSS ≤ 2 GB, restart ≤ 20 s, no stall > 100 ms, ≥ 2,000 snapshots/s`,
+  run: () =>
+    withTemporaryStack(ROOT, async (stack) => {
+      const dataDir = stack.dataDir;
+      const started = performance.now();
+      let snapshotCount = 0;
+      for (let first = 0, chunk = 0; first < GOODS; first += CHUNK_GOODS, chunk++) {
+        const { snapshots } = generateDataset({ seed: 1000 + chunk, goods: Math.min(CHUNK_GOODS, GOODS - first), days: DAYS, multiPublisherShare: 0.25 });
+        snapshotCount += await ingest(stack, snapshots);
+        const elapsed = (performance.now() - started) / 1000;
+        process.stderr.write(`  loaded ${Math.min(first + CHUNK_GOODS, GOODS)} goods, ${snapshotCount} snapshots, ${(snapshotCount / elapsed).toFixed(0)}/s\n`);
+      }
+      const loaded = await settled(stack);
+      const loadMs = performance.now() - started;
+      const load: Measurement = {
+        label: `load ${loaded.properties} properties, ${loaded.adverts} adverts`,
+        samplesMs: [loadMs],
+        wallMs: loadMs,
+        operations: snapshotCount,
+        notes: `${snapshotCount} snapshots end to end; ${vitals(stack, loaded, dataDir)}`,
+      };
+
+      await stack.stopApp('listings');
+      const restartStarted = performance.now();
+      await stack.restartApp('listings');
+      for (;;) {
+        const ready = await fetch(`${stack.baseUrl}/health/ready`).catch(() => null);
+        if (ready?.status === 200) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const restartMs = performance.now() - restartStarted;
+      const afterRestart = await status(stack);
+      const restart: Measurement = { label: 'restart listings to ready', samplesMs: [restartMs], wallMs: restartMs, notes: vitals(stack, afterRestart, dataDir) };
+
+      const more = generateDataset({ seed: 99_999, goods: CHUNK_GOODS, days: DAYS, multiPublisherShare: 0.25 }).snapshots;
+      const ingestStarted = performance.now();
+      const accepted = await ingest(stack, more);
+      const done = await settled(stack);
+      const ingestMs = performance.now() - ingestStarted;
+      const atScale: Measurement = {
+        label: `ingest ${accepted} more snapshots at ${done.properties} properties`,
+        samplesMs: [ingestMs],
+        wallMs: ingestMs,
+        operations: accepted,
+        notes: `end to end (projected, published); ${vitals(stack, done, dataDir)}`,
+      };
+      return [load, restart, atScale];
+    }),
+};
+
+export const benchScenarios: Scenario[] = [scale];

@@ -1,0 +1,364 @@
+import { Logger } from '@nestjs/common';
+import { integrationSubjectOf, listingsIntegrationEventSchema, type ListingsIntegrationEvent } from '@immo/contracts';
+import { EmbeddedDocumentStore } from '@immo/document-store';
+import { OutboxRelay, type PublishIntegrationEvent } from './outbox-relay';
+import { OUTBOX_COLLECTION, outboxId, type OutboxRecord } from './read-models';
+
+const PROPERTY_ID = '0f5d5f2e-3d1c-5a7e-9c41-6c0f1b2a3d4e';
+const ADVERT_ID = '6c0f1b2a-3d4e-5a7e-9c41-0f5d5f2e3d1c';
+
+/** An outbox record holding a valid `ad.update.price` integration event. */
+function aRecord(position: number, index = 0): OutboxRecord {
+  const event: ListingsIntegrationEvent = listingsIntegrationEventSchema.parse({
+    id: `${ADVERT_ID}:${position}:ad.update.price`,
+    type: 'advert.event',
+    kind: 'ad.update.price',
+    propertyId: PROPERTY_ID,
+    advertId: ADVERT_ID,
+    occurredAt: '2026-03-05T08:00:00+00:00',
+    adEvent: { fieldName: 'price', fieldOldValue: '289000', fieldNewValue: '275000', percentVariation: '-4.84', createdAt: '2026-03-05T08:00:00+00:00' },
+    changedFields: ['price'],
+  });
+  return { _id: outboxId(position, index), revision: position, subject: integrationSubjectOf(event), event };
+}
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+function deferred(): Deferred {
+  let resolve: () => void = () => undefined;
+  let reject: (error: Error) => void = () => undefined;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Runs pending promise callbacks (the in-memory store answers through promises only). */
+const flush = () => jest.advanceTimersByTimeAsync(0);
+
+describe('OutboxRelay', () => {
+  let store: EmbeddedDocumentStore;
+  let publish: jest.Mock<ReturnType<PublishIntegrationEvent>, Parameters<PublishIntegrationEvent>>;
+  let relay: OutboxRelay;
+
+  const seed = (...records: OutboxRecord[]) => store.collection<OutboxRecord>(OUTBOX_COLLECTION).bulkUpsert(records);
+  const stored = async () => (await store.collection<OutboxRecord>(OUTBOX_COLLECTION).find({}, { sort: { _id: 1 } })).map((r) => r._id);
+  const publishedIds = () => publish.mock.calls.map(([, event]) => event.id);
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    store = new EmbeddedDocumentStore();
+    publish = jest.fn<ReturnType<PublishIntegrationEvent>, Parameters<PublishIntegrationEvent>>().mockResolvedValue(undefined);
+    relay = new OutboxRelay(store, publish);
+  });
+
+  afterEach(async () => {
+    await relay.stop();
+    await store.close();
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+  });
+
+  describe('given records written out of order', () => {
+    it('when started, then they are published in _id order (position, then index), with their subjects, and deleted', async () => {
+      const records = [aRecord(10, 0), aRecord(2, 1), aRecord(2, 0), aRecord(9, 3)];
+      await seed(...records);
+
+      relay.start();
+      await flush();
+
+      expect(publish.mock.calls.map(([subject, event]) => [subject, event.id])).toEqual(
+        [aRecord(2, 0), aRecord(2, 1), aRecord(9, 3), aRecord(10, 0)].map((r) => [r.subject, r.event.id]),
+      );
+      expect(publish.mock.calls[0]?.[1]).toEqual(aRecord(2, 0).event);
+      expect(await relay.pending()).toBe(0);
+      expect(relay.publishedCount).toBe(4);
+      expect(relay.failedAttempts).toBe(0);
+    });
+  });
+
+  describe('given more records than one page', () => {
+    it('when drained, then every page is published, in order', async () => {
+      const records = Array.from({ length: 1203 }, (_, i) => aRecord(i + 1));
+      await seed(...records.slice().reverse());
+
+      relay.kick();
+      await flush();
+
+      expect(publishedIds()).toEqual(records.map((r) => r.event.id));
+      expect(relay.publishedCount).toBe(1203);
+      expect(await relay.pending()).toBe(0);
+    });
+  });
+
+  describe('given an empty outbox', () => {
+    it('when kicked, then nothing is published and it is settled', async () => {
+      relay.kick();
+      await flush();
+
+      expect(publish).not.toHaveBeenCalled();
+      expect(await relay.pending()).toBe(0);
+      await expect(relay.settled(100)).resolves.toBe(true);
+    });
+  });
+
+  describe('settled', () => {
+    it('given an empty outbox, when waiting with no time at all, then it is settled', async () => {
+      await expect(relay.settled(0)).resolves.toBe(true);
+    });
+
+    it('given a drain that empties the outbox during the last pause before the deadline, when waiting, then it is settled', async () => {
+      await seed(aRecord(1));
+      const ack = deferred();
+      publish.mockReturnValueOnce(ack.promise);
+      relay.kick();
+      let result: boolean | undefined;
+      void relay.settled(100).then((r) => (result = r));
+
+      await jest.advanceTimersByTimeAsync(90);
+      ack.resolve();
+      await jest.advanceTimersByTimeAsync(10);
+
+      expect(result).toBe(true);
+    });
+  });
+
+  describe('given the broker refuses one record of a page', () => {
+    beforeEach(async () => {
+      await seed(aRecord(1), aRecord(2), aRecord(3));
+      publish.mockImplementation((_subject, event) =>
+        event.id === aRecord(2).event.id && publish.mock.calls.length <= 3 ? Promise.reject(new Error('no ack')) : Promise.resolve(),
+      );
+    });
+
+    it('when drained, then only the acknowledged records are deleted and the refused one stays', async () => {
+      relay.kick();
+      await flush();
+
+      expect(await stored()).toEqual([aRecord(2)._id]);
+      expect(relay.publishedCount).toBe(2);
+      expect(relay.failedAttempts).toBe(1);
+      expect(await relay.pending()).toBe(1);
+    });
+
+    it('when the first backoff (100 ms) has passed, then the refused record is published again and deleted', async () => {
+      relay.kick();
+      await flush();
+
+      await jest.advanceTimersByTimeAsync(99);
+      expect(publish).toHaveBeenCalledTimes(3);
+      await jest.advanceTimersByTimeAsync(1);
+
+      expect(publishedIds()).toEqual([aRecord(1), aRecord(2), aRecord(3), aRecord(2)].map((r) => r.event.id));
+      expect(await stored()).toEqual([]);
+      expect(relay.publishedCount).toBe(3);
+      expect(relay.failedAttempts).toBe(1);
+    });
+  });
+
+  describe('given the broker refuses everything', () => {
+    beforeEach(async () => {
+      await seed(aRecord(1));
+      publish.mockRejectedValue(new Error('broker down'));
+    });
+
+    it('when retrying, then the delay starts at 100 ms and doubles', async () => {
+      relay.kick();
+      await flush();
+      const callsAt: number[] = [];
+      for (const ms of [99, 1, 199, 1, 399, 1]) {
+        await jest.advanceTimersByTimeAsync(ms);
+        callsAt.push(publish.mock.calls.length);
+      }
+
+      // t=99: 1, t=100: 2, t=299: 2, t=300: 3, t=699: 3, t=700: 4
+      expect(callsAt).toEqual([1, 2, 2, 3, 3, 4]);
+      expect(relay.failedAttempts).toBe(4);
+      expect(await relay.pending()).toBe(1);
+    });
+
+    it('when retrying for long, then the delay stops growing at 5 s', async () => {
+      relay.kick();
+      await flush();
+      // 100 + 200 + 400 + 800 + 1600 + 3200 = 6300 ms for the first six retries.
+      await jest.advanceTimersByTimeAsync(6300);
+      expect(publish).toHaveBeenCalledTimes(7);
+
+      await jest.advanceTimersByTimeAsync(4999);
+      expect(publish).toHaveBeenCalledTimes(7);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(publish).toHaveBeenCalledTimes(8);
+      await jest.advanceTimersByTimeAsync(5000);
+      expect(publish).toHaveBeenCalledTimes(9);
+    });
+
+    it('when kicked while a retry is scheduled, then it does not publish before the retry is due', async () => {
+      relay.kick();
+      await flush();
+
+      await jest.advanceTimersByTimeAsync(50);
+      relay.kick();
+      await flush();
+
+      expect(publish).toHaveBeenCalledTimes(1);
+      await jest.advanceTimersByTimeAsync(50);
+      expect(publish).toHaveBeenCalledTimes(2);
+    });
+
+    it('when stopped, then it retries no more and keeps the record', async () => {
+      relay.kick();
+      await flush();
+
+      await relay.stop();
+      await jest.advanceTimersByTimeAsync(60_000);
+      relay.kick();
+      await flush();
+
+      expect(publish).toHaveBeenCalledTimes(1);
+      expect(await relay.pending()).toBe(1);
+    });
+
+    it('when stopped while a publish is failing, then no retry is left scheduled', async () => {
+      const nack = deferred();
+      publish.mockReturnValueOnce(nack.promise);
+      relay.kick();
+      await flush();
+
+      const stopping = relay.stop();
+      nack.reject(new Error('broker down'));
+      await stopping;
+
+      expect(jest.getTimerCount()).toBe(0);
+      expect(await relay.pending()).toBe(1);
+    });
+
+    it('when started again after a stop, then it publishes again', async () => {
+      relay.kick();
+      await flush();
+      await relay.stop();
+      publish.mockResolvedValue(undefined);
+
+      relay.start();
+      await flush();
+
+      expect(publish).toHaveBeenCalledTimes(2);
+      expect(await relay.pending()).toBe(0);
+    });
+
+    it('when waiting for it to settle, then the wait gives up after the timeout with false', async () => {
+      relay.kick();
+      const settled = relay.settled(1000);
+
+      await jest.advanceTimersByTimeAsync(1000);
+
+      await expect(settled).resolves.toBe(false);
+      expect(await relay.pending()).toBe(1);
+    });
+  });
+
+  describe('given a publish that succeeds after failures', () => {
+    it('when a later publish fails, then the backoff starts again at 100 ms', async () => {
+      await seed(aRecord(1));
+      publish.mockRejectedValueOnce(new Error('no ack')).mockRejectedValueOnce(new Error('no ack'));
+      relay.kick();
+      await flush();
+      await jest.advanceTimersByTimeAsync(100 + 200);
+      expect(publish).toHaveBeenCalledTimes(3);
+      expect(await relay.pending()).toBe(0);
+
+      await seed(aRecord(2));
+      publish.mockRejectedValueOnce(new Error('no ack'));
+      relay.kick();
+      await flush();
+      await jest.advanceTimersByTimeAsync(100);
+
+      expect(publish).toHaveBeenCalledTimes(5);
+      expect(await relay.pending()).toBe(0);
+    });
+  });
+
+  describe('given a drain in progress', () => {
+    it('when kicked with a new record, then no second drain runs alongside and the new record is drained right after', async () => {
+      await seed(aRecord(1));
+      const ack = deferred();
+      publish.mockReturnValueOnce(ack.promise);
+      relay.kick();
+      await flush();
+
+      await seed(aRecord(2));
+      relay.kick();
+      relay.kick();
+      await flush();
+      expect(publishedIds()).toEqual([aRecord(1).event.id]);
+
+      ack.resolve();
+      await flush();
+
+      expect(publishedIds()).toEqual([aRecord(1).event.id, aRecord(2).event.id]);
+      expect(await relay.pending()).toBe(0);
+    });
+
+    it('when a record is written and kicked just as the drain finds the outbox empty, then a new drain publishes it', async () => {
+      await seed(aRecord(1));
+      const outbox = store.collection<OutboxRecord>(OUTBOX_COLLECTION);
+      const find = outbox.find.bind(outbox);
+      let reads = 0;
+      jest.spyOn(outbox, 'find').mockImplementation(async (filter, options) => {
+        const page = await find(filter, options);
+        // The drain's second read finds nothing; the write and its kick land before it returns.
+        if (++reads === 2) {
+          await outbox.upsert(aRecord(2));
+          relay.kick();
+        }
+        return page;
+      });
+
+      relay.kick();
+      await flush();
+
+      expect(publishedIds()).toEqual([aRecord(1).event.id, aRecord(2).event.id]);
+      expect(await stored()).toEqual([]);
+    });
+
+    it('when waiting for it to settle, then the wait ends true once the drain has emptied the outbox', async () => {
+      await seed(aRecord(1));
+      const ack = deferred();
+      publish.mockReturnValueOnce(ack.promise);
+      relay.kick();
+      let result: boolean | undefined;
+      void relay.settled(1000).then((r) => (result = r));
+
+      await jest.advanceTimersByTimeAsync(200);
+      expect(result).toBeUndefined();
+      ack.resolve();
+      await jest.advanceTimersByTimeAsync(50);
+
+      expect(result).toBe(true);
+    });
+
+    it('when stopped, then the stop waits for the publish under way and no further page is read', async () => {
+      await seed(aRecord(1));
+      const ack = deferred();
+      publish.mockReturnValueOnce(ack.promise);
+      relay.kick();
+      await flush();
+
+      let stopped = false;
+      const stopping = relay.stop().then(() => (stopped = true));
+      await seed(aRecord(2));
+      await flush();
+      expect(stopped).toBe(false);
+      ack.resolve();
+      await stopping;
+
+      expect(publishedIds()).toEqual([aRecord(1).event.id]);
+      expect(await stored()).toEqual([aRecord(2)._id]);
+    });
+  });
+});
