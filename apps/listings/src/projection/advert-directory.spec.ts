@@ -11,7 +11,7 @@ import {
   type AdvertState,
 } from '../domain';
 import { aSnapshot } from '../domain/snapshot.fixture';
-import { AdvertDirectory, factsOf } from './advert-directory';
+import { AdvertDirectory, factsOf, sameFacts } from './advert-directory';
 import { ADVERT_FACTS_COLLECTION, type AdvertFactsRecord } from './read-models';
 
 const EXPIRY = '2026-04-01T00:00:00Z';
@@ -210,5 +210,27 @@ describe('AdvertDirectory', () => {
       expect(directory.dueForExpiry(at('2100-01-01T00:00:00Z'))).toEqual([]);
       await store.close();
     });
+  });
+});
+
+describe('sameFacts', () => {
+  it('given a plain recrawl, when its facts are compared, then they are the same (lastCrawledAt is left out)', () => {
+    const first = anAdvert({ seenAt: '2026-02-01T00:00:00Z' });
+    const again = recrawled(first, { seenAt: '2026-02-08T00:00:00Z' });
+    expect(again.lastCrawledAt).not.toBe(first.lastCrawledAt);
+    expect(sameFacts(factsOf(first), factsOf(again))).toBe(true);
+  });
+
+  it('given a price change, when the facts are compared, then they differ', () => {
+    const first = anAdvert({ seenAt: '2026-02-01T00:00:00Z' });
+    const cheaper = recrawled(first, { seenAt: '2026-02-08T00:00:00Z', price: first.price - 10_000 });
+    expect(sameFacts(factsOf(first), factsOf(cheaper))).toBe(false);
+  });
+
+  it('given an expiry, when the facts are compared, then they differ', () => {
+    const first = anAdvert({ seenAt: '2026-02-01T00:00:00Z' });
+    const expired = recrawled(first, { seenAt: '2026-02-08T00:00:00Z', expired: true });
+    expect(expired.expired).toBe(true);
+    expect(sameFacts(factsOf(first), factsOf(expired))).toBe(false);
   });
 });

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AckPolicy, DeliverPolicy, JSONCodec, connect, type NatsConnection } from 'nats';
+import { connect, type NatsConnection } from 'nats';
 import { EmbeddedDocumentStore, type DocumentStore } from '@immo/document-store';
 import { JetStreamEventStore } from '@immo/event-store';
-import { LISTINGS_INTEGRATION_STREAM, listingsIntegrationEventSchema, type City, type ListingsIntegrationEvent } from '@immo/contracts';
+import { LISTINGS_INTEGRATION_STREAM, type City, type ListingsIntegrationEvent } from '@immo/contracts';
 import { startNatsServer, type RunningNatsServer } from '@immo/testing';
 import { generateDataset } from '../../demo/generate-snapshots';
+import { publishedEvents } from '../../test/listings-fixture';
 import type { GeoLookup } from '../geo/geo-directory.client';
 import { IngestionService } from '../ingestion/ingestion.service';
 import { createListingsProjections, type ListingsProjections } from './create-projections';
@@ -45,7 +46,6 @@ const geo: GeoLookup = {
 };
 
 const NOW = () => new Date('2027-01-01T00:00:00Z');
-const codec = JSONCodec<ListingsIntegrationEvent>();
 
 async function documentsOf(store: DocumentStore): Promise<PropertyRecord['document'][]> {
   const records = await store.collection<PropertyRecord>(PROPERTIES_COLLECTION).find({}, { sort: { _id: 1 } });
@@ -68,22 +68,6 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
   async function caughtUp(projections: ListingsProjections): Promise<void> {
     const marker = await eventStore.append(`marker-${randomUUID()}`, [{ id: randomUUID(), type: 'Marker', data: {} }], { expectedRevision: 'no_stream' });
     await projections.runner.waitFor(marker.position);
-  }
-
-  /** Every integration event on the stream, in order (ids may repeat only if deduplication failed). */
-  async function publishedEvents(): Promise<ListingsIntegrationEvent[]> {
-    const jsm = await nats.jetstreamManager();
-    const total = (await jsm.streams.info(LISTINGS_INTEGRATION_STREAM)).state.messages;
-    const name = `check-${randomUUID().slice(0, 8)}`;
-    await jsm.consumers.add(LISTINGS_INTEGRATION_STREAM, { durable_name: name, ack_policy: AckPolicy.None, deliver_policy: DeliverPolicy.All });
-    const consumer = await nats.jetstream().consumers.get(LISTINGS_INTEGRATION_STREAM, name);
-    const events: ListingsIntegrationEvent[] = [];
-    while (events.length < total) {
-      const batch = await consumer.fetch({ max_messages: 500, expires: 2000 });
-      for await (const message of batch) events.push(listingsIntegrationEventSchema.parse(codec.decode(message.data)));
-    }
-    await jsm.consumers.delete(LISTINGS_INTEGRATION_STREAM, name);
-    return events;
   }
 
   /** The integration events the log implies, derived by a fresh run that only records them. */
@@ -187,7 +171,7 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     await server.start();
     expect(await projections.relay.settled(30_000)).toBe(true);
 
-    const published = await publishedEvents();
+    const published = await publishedEvents(server.url);
     const ids = published.map((event) => event.id);
     expect(new Set(ids).size).toBe(ids.length);
     const expected = await expectedEvents();

@@ -29,6 +29,14 @@ interface CollectionMeta {
 
 export const LMDB_FILE_NAME = 'documents.mdb';
 
+/**
+ * Address space reserved for the map up front (virtual only: the file grows with the data). When
+ * lmdb grows a small map instead, the pages read through the old maps stay resident beside the new
+ * one: measured, a 788 MiB store read at random held 1.1 GiB of file-backed RSS, against 0.6 GiB
+ * with the map reserved once.
+ */
+const MAP_SIZE_BYTES = 2 ** 36;
+
 export class LmdbPersistence {
   private readonly bodies = new Map<string, Database<StoredDocument, string>>();
   private readonly skeletons = new Map<string, Database<Skeleton, string>>();
@@ -42,7 +50,7 @@ export class LmdbPersistence {
     mkdirSync(dataDir, { recursive: true });
     // No compression: measured on property documents (~5 KB), LZ4 doubled the cost of a write
     // (112 µs against 52 µs) and the encoding runs on the event loop; disk is the cheaper resource.
-    return new LmdbPersistence(open({ path: join(dataDir, LMDB_FILE_NAME), compression: false }));
+    return new LmdbPersistence(open({ path: join(dataDir, LMDB_FILE_NAME), compression: false, mapSize: MAP_SIZE_BYTES }));
   }
 
   /** A fresh copy of the stored document (decoding is the copy). */

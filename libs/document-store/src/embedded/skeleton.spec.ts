@@ -1,7 +1,7 @@
 import { Query } from 'mingo';
 import type { Filter, StoredDocument } from '../document-store.port';
 import { MINGO_OPTIONS } from './mingo-context';
-import { filterPaths, pathsCovered, skeletonOf, sortPaths } from './skeleton';
+import { filterPaths, pathsCovered, projectSkeleton, skeletonOf, sortPaths } from './skeleton';
 
 type Doc = StoredDocument & Record<string, unknown>;
 
@@ -260,5 +260,20 @@ describe('sortPaths', () => {
 
   it('given a compound sort, when listing paths, then they come in sort order', () => {
     expect(sortPaths({ createdAtMs: -1, _id: 1, 'address.city': 1 })).toEqual(['createdAtMs', '_id', 'address.city']);
+  });
+});
+
+describe('projectSkeleton', () => {
+  const skeleton = skeletonOf({ _id: 'a', revision: 3, state: { propertyId: 'p', other: 1 }, createdAtMs: 5 } as StoredDocument, ['state.propertyId', 'createdAtMs']);
+
+  it('given covered paths, when projected, then only _id and those paths are kept', () => {
+    expect(projectSkeleton(skeleton, ['state.propertyId'])).toEqual({ _id: 'a', state: { propertyId: 'p' } });
+    expect(projectSkeleton(skeleton, ['_id'])).toEqual({ _id: 'a' });
+  });
+
+  it('given a projection, when its result is changed, then the skeleton is not', () => {
+    const projected = projectSkeleton(skeleton, ['createdAtMs']);
+    projected['createdAtMs'] = 99;
+    expect(skeleton['createdAtMs']).toBe(5);
   });
 });
