@@ -51,6 +51,7 @@ export class ListingsController {
       adverts: runtime.directory.size,
       lastAppended: runtime.ingestion.lastAppendedPosition,
       outboxPending: await runtime.relay.pending(),
+      outboxDeadLetters: runtime.relay.deadLetterCount,
       leadsIngestion: runtime.leadsIngestion,
       process: runtime.vitals.read(),
     };

@@ -1,4 +1,5 @@
 import { GEO_SUBJECTS, type City, type Station } from '@immo/contracts';
+import { LRUCache } from 'lru-cache';
 import { RpcCallError, type NatsRpcClient } from '@immo/service-kit';
 
 /** Stations are looked up per ~110 m cell: neighbours share the answer and the cache stays small. */
@@ -13,15 +14,28 @@ export interface GeoLookup {
   stationsNear(lat: number, lon: number): Promise<Station[]>;
 }
 
+/** What `cached` needs of a Map or an LRU cache. */
+interface PromiseCache<K, V> {
+  get(key: K): Promise<V> | undefined;
+  set(key: K, value: Promise<V>): unknown;
+  delete(key: K): unknown;
+}
+
+/** Station cells kept (about 110 m each): one per distinct advert location would grow without bound. */
+const STATION_CELLS_CACHED = 50_000;
+
 /**
  * Cached lookups of the geo service. Reference data does not change while a process runs, so each
  * commune, postal code + name and station cell costs one request per process, not one per advert.
- * "Not found" is cached too; "geo unavailable" is not, and surfaces to the caller.
+ * "Not found" is cached too; "geo unavailable" is not, and surfaces to the caller. Communes are
+ * finite (~35,000); station cells are bounded (least recently used out), and the stations they
+ * list are shared objects, one per station.
  */
 export class GeoDirectoryClient implements GeoLookup {
   private readonly citiesByInsee = new Map<string, Promise<City | null>>();
   private readonly inseeByZipcodeAndName = new Map<string, Promise<string | null>>();
-  private readonly stationsByCell = new Map<string, Promise<Station[]>>();
+  private readonly stationsByCell = new LRUCache<string, Promise<Station[]>>({ max: STATION_CELLS_CACHED });
+  private readonly stations = new Map<number, Station>();
 
   constructor(private readonly rpc: NatsRpcClient) {}
 
@@ -46,7 +60,7 @@ export class GeoDirectoryClient implements GeoLookup {
         radiusKm: STATION_RADIUS_KM,
         limit: STATION_LIMIT,
       });
-      return stations;
+      return stations.map((station) => this.shared(station));
     });
   }
 
@@ -59,7 +73,15 @@ export class GeoDirectoryClient implements GeoLookup {
     }
   }
 
-  private cached<K, V>(cache: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
+  /** One object per station, whichever cells list it. */
+  private shared(station: Station): Station {
+    const known = this.stations.get(station.id);
+    if (known) return known;
+    this.stations.set(station.id, station);
+    return station;
+  }
+
+  private cached<K, V>(cache: PromiseCache<K, V>, key: K, load: () => Promise<V>): Promise<V> {
     const hit = cache.get(key);
     if (hit) return hit;
     const pending = load();

@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
+import { ErrorCode, NatsError } from 'nats';
 import { integrationSubjectOf, listingsIntegrationEventSchema, type ListingsIntegrationEvent } from '@immo/contracts';
 import { EmbeddedDocumentStore } from '@immo/document-store';
 import { OutboxRelay, type PublishIntegrationEvent } from './outbox-relay';
-import { OUTBOX_COLLECTION, outboxId, type OutboxRecord } from './read-models';
+import { DEAD_LETTERS_COLLECTION, OUTBOX_COLLECTION, outboxId, type DeadLetterRecord, type OutboxRecord } from './read-models';
 
 const PROPERTY_ID = '0f5d5f2e-3d1c-5a7e-9c41-6c0f1b2a3d4e';
 const ADVERT_ID = '6c0f1b2a-3d4e-5a7e-9c41-0f5d5f2e3d1c';
@@ -159,6 +160,35 @@ describe('OutboxRelay', () => {
       expect(await stored()).toEqual([]);
       expect(relay.publishedCount).toBe(3);
       expect(relay.failedAttempts).toBe(1);
+    });
+  });
+
+  describe('given a record the broker can never take (over its payload limit)', () => {
+    beforeEach(async () => {
+      jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+      await seed(aRecord(1), aRecord(2), aRecord(3));
+      publish.mockImplementation((_subject, event) =>
+        event.id === aRecord(2).event.id ? Promise.reject(NatsError.errorForCode(ErrorCode.MaxPayloadExceeded)) : Promise.resolve(),
+      );
+    });
+
+    it('when drained, then it is set aside as a dead letter and holds nothing back', async () => {
+      relay.kick();
+      await flush();
+
+      expect(await stored()).toEqual([]);
+      expect(relay.publishedCount).toBe(2);
+      expect(relay.deadLetterCount).toBe(1);
+      expect(relay.failedAttempts).toBe(0);
+      const dead = await store.collection<DeadLetterRecord>(DEAD_LETTERS_COLLECTION).find({});
+      expect(dead.map((record) => [record.event.id, record.reason])).toEqual([[aRecord(2).event.id, expect.stringContaining('MAX_PAYLOAD_EXCEEDED')]]);
+
+      // Nothing is retried: no timer is left and a new record goes through at once.
+      await seed(aRecord(4));
+      relay.kick();
+      await flush();
+      expect(publishedIds().filter((id) => id === aRecord(2).event.id)).toHaveLength(1);
+      expect(await stored()).toEqual([]);
     });
   });
 

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { DocumentCollection, DocumentStore } from '@immo/document-store';
-import { OUTBOX_COLLECTION, type OutboxRecord } from './read-models';
+import { ErrorCode, NatsError } from 'nats';
+import { DEAD_LETTERS_COLLECTION, OUTBOX_COLLECTION, type DeadLetterRecord, type OutboxRecord } from './read-models';
 
 /** Publishes one integration event; resolves once the broker has stored it. */
 export type PublishIntegrationEvent = (subject: string, payload: OutboxRecord['event']) => Promise<void>;
@@ -8,6 +9,14 @@ export type PublishIntegrationEvent = (subject: string, payload: OutboxRecord['e
 const PAGE = 500;
 const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 5000;
+
+/**
+ * A publish that can never succeed, whatever the retries: the message is over the broker's
+ * payload limit. Retrying it would hold back every event behind it for good.
+ */
+export function isPermanentPublishFailure(error: unknown): boolean {
+  return error instanceof NatsError && error.code === ErrorCode.MaxPayloadExceeded;
+}
 
 /**
  * Drains the integration outbox in order: publishes each event (with its id as `Nats-Msg-Id`),
@@ -25,12 +34,14 @@ export class OutboxRelay {
   private stopped = false;
   private published = 0;
   private failures = 0;
+  private deadLettered = 0;
 
   constructor(
     private readonly store: DocumentStore,
     private readonly publish: PublishIntegrationEvent,
   ) {
     this.outbox = store.collection<OutboxRecord>(OUTBOX_COLLECTION);
+    store.collection<DeadLetterRecord>(DEAD_LETTERS_COLLECTION);
   }
 
   get publishedCount(): number {
@@ -39,6 +50,11 @@ export class OutboxRelay {
 
   get failedAttempts(): number {
     return this.failures;
+  }
+
+  /** Events set aside because the broker can never take them (see `isPermanentPublishFailure`). */
+  get deadLetterCount(): number {
+    return this.deadLettered;
   }
 
   pending(): Promise<number> {
@@ -94,11 +110,24 @@ export class OutboxRelay {
         // Pipelined on one connection, so the broker receives them in outbox order.
         const results = await Promise.allSettled(page.map((record) => this.publish(record.subject, record.event)));
         const acknowledged = page.filter((_, i) => results[i]?.status === 'fulfilled');
-        if (acknowledged.length > 0) {
-          await this.store.commit(acknowledged.map((record) => ({ collection: OUTBOX_COLLECTION.name, deleteId: record._id })));
+        const dead = page.flatMap((record, i) => {
+          const result = results[i];
+          return result?.status === 'rejected' && isPermanentPublishFailure(result.reason) ? [{ record, reason: String(result.reason) }] : [];
+        });
+        if (acknowledged.length > 0 || dead.length > 0) {
+          // Out of the outbox, and dead letters kept aside, in one commit.
+          await this.store.commit([
+            ...acknowledged.map((record) => ({ collection: OUTBOX_COLLECTION.name, deleteId: record._id })),
+            ...dead.flatMap(({ record, reason }) => [
+              { collection: DEAD_LETTERS_COLLECTION.name, upsert: { ...record, reason } as DeadLetterRecord },
+              { collection: OUTBOX_COLLECTION.name, deleteId: record._id },
+            ]),
+          ]);
           this.published += acknowledged.length;
+          this.deadLettered += dead.length;
+          for (const { record, reason } of dead) this.logger.error(`integration event ${record.event.id} can never be published (${reason}); kept in ${DEAD_LETTERS_COLLECTION.name}`);
         }
-        const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !isPermanentPublishFailure(r.reason));
         if (failed) throw failed.reason;
         this.retryMs = RETRY_MIN_MS;
       }

@@ -33,6 +33,11 @@ export interface OutboxRecord extends StoredDocument {
   event: ListingsIntegrationEvent;
 }
 
+/** An integration event the broker refused for good (too large), kept for an operator to see. */
+export interface DeadLetterRecord extends OutboxRecord {
+  reason: string;
+}
+
 export interface CheckpointRecord extends StoredDocument {
   position: number | null;
 }
@@ -62,6 +67,12 @@ export const ADVERT_FACTS_COLLECTION: CollectionSpec = {
 export const OUTBOX_COLLECTION: CollectionSpec = {
   name: 'listings_outbox',
   // Drained in `_id` order; `_id` needs no declared index in either store.
+  indexes: [],
+};
+
+export const DEAD_LETTERS_COLLECTION: CollectionSpec = {
+  name: 'listings_outbox_dead_letters',
+  // Listed by operators only; never queried by field.
   indexes: [],
 };
 

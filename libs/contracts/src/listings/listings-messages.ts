@@ -66,6 +66,8 @@ export interface ProjectionStatusReply {
   lastAppended: number | null;
   /** Integration events committed but not yet acknowledged by JetStream. */
   outboxPending: number;
+  /** Integration events JetStream can never take (over its payload limit), set aside since start. */
+  outboxDeadLetters: number;
   /** Whether the answering instance leads ingestion. */
   leadsIngestion: boolean;
   /** The answering process: memory, and its worst event-loop delay since it caught up at start. */

@@ -44,12 +44,17 @@ describe('embedded store under kill -9', () => {
     for (let round = 0; round < 4; round++) {
       const child = spawn(process.execPath, ['-e', WRITER, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
       child.stdout.setEncoding('utf8');
+      let writing: () => void = () => undefined;
+      const firstCommit = new Promise<void>((resolve) => (writing = resolve));
       child.stdout.on('data', (chunk: string) => {
         for (const line of chunk.split('\n')) if (line) lastAcknowledged = Math.max(lastAcknowledged, Number(line));
+        writing();
       });
       const exited = new Promise((done) => child.once('exit', done));
-      // Let it commit a while, then kill it outright, mid-commit as likely as not.
-      await new Promise((r) => setTimeout(r, 300 + Math.floor(Math.random() * 500)));
+      // Once it commits (start-up time varies with the machine's load), let it run a random
+      // while, then kill it outright, mid-commit as likely as not.
+      await Promise.race([firstCommit, exited]);
+      await new Promise((r) => setTimeout(r, 50 + Math.floor(Math.random() * 400)));
       child.kill('SIGKILL');
       await exited;
 

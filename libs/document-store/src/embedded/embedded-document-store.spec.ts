@@ -467,6 +467,17 @@ describe('embedded document store', () => {
       await second.close();
     });
 
+    it('holds many collections in one data directory', async () => {
+      const store = new EmbeddedDocumentStore({ dataDir });
+      const names = Array.from({ length: 12 }, (_, i) => `collection-${i}`);
+      for (const name of names) store.collection({ name, indexes: [] });
+      await store.commit(names.map((name) => ({ collection: name, upsert: { _id: 'x', revision: 1 } })));
+      await store.close();
+      const reopened = new EmbeddedDocumentStore({ dataDir });
+      for (const name of names) expect(await reopened.collection({ name, indexes: [] }).count({})).toBe(1);
+      await reopened.close();
+    });
+
     it('commits writes to several collections together', async () => {
       const store = new EmbeddedDocumentStore({ dataDir });
       const ads = store.collection<Ad>(SPEC);

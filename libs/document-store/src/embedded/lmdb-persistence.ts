@@ -37,6 +37,9 @@ export const LMDB_FILE_NAME = 'documents.mdb';
  */
 const MAP_SIZE_BYTES = 2 ** 36;
 
+/** Two databases per collection plus the meta one: room for 100 collections (lmdb's default is 12). */
+const MAX_DATABASES = 201;
+
 export class LmdbPersistence {
   private readonly bodies = new Map<string, Database<StoredDocument, string>>();
   private readonly skeletons = new Map<string, Database<Skeleton, string>>();
@@ -50,7 +53,7 @@ export class LmdbPersistence {
     mkdirSync(dataDir, { recursive: true });
     // No compression: measured on property documents (~5 KB), LZ4 doubled the cost of a write
     // (112 µs against 52 µs) and the encoding runs on the event loop; disk is the cheaper resource.
-    return new LmdbPersistence(open({ path: join(dataDir, LMDB_FILE_NAME), compression: false, mapSize: MAP_SIZE_BYTES }));
+    return new LmdbPersistence(open({ path: join(dataDir, LMDB_FILE_NAME), compression: false, mapSize: MAP_SIZE_BYTES, maxDbs: MAX_DATABASES }));
   }
 
   /** A fresh copy of the stored document (decoding is the copy). */
