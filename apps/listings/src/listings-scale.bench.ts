@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { AdvertSnapshot, IngestAdvertsReply, ProjectionStatusReply } from '@immo/contracts';
 import { withTemporaryStack, type RunningStack } from '@immo/stack';
 import type { Measurement, Scenario } from '@immo/testing';
-import { generateDataset } from '../demo/generate-snapshots';
+import { generateDataset, type DemoCommune } from '../demo/generate-snapshots';
 
 const ROOT = resolve(__dirname, '..', '..', '..', '..');
 /** Goods to load; about 0.98 property per good. `SCALE_GOODS` shrinks it for a quick look. */
@@ -16,6 +16,32 @@ const CONCURRENCY = 2;
 /** Two weeks of crawls per good: about 2.3 snapshots and 1.1 adverts per good. */
 const DAYS = 14;
 const MIB = 1024 * 1024;
+
+/**
+ * Every current metropolitan commune of at least 1,000 inhabitants (about 10,000), from the same
+ * open data the geo service serves, placed at the centre of its extent: 200,000 goods spread over
+ * the 37 built-in demo communes would be look-alikes that grouping rightly merges.
+ */
+function realCommunes(): DemoCommune[] {
+  interface RawCommune {
+    code: string;
+    nom: string;
+    type: string;
+    zone: string;
+    departement: string;
+    codesPostaux?: string[];
+    population?: number;
+  }
+  const communes = JSON.parse(readFileSync(require.resolve('@etalab/decoupage-administratif/data/communes.json'), 'utf8')) as RawCommune[];
+  const boxes = JSON.parse(readFileSync(require.resolve('@etalab/fr-bounding-boxes/dist/communes.json'), 'utf8')) as { id: string; bbox: [number, number, number, number] }[];
+  const centres = new Map(boxes.map((box) => [box.id.slice(box.id.lastIndexOf(':') + 1), box.bbox]));
+  return communes.flatMap((commune) => {
+    const box = centres.get(commune.code);
+    const zipcode = commune.codesPostaux?.[0];
+    if (commune.type !== 'commune-actuelle' || commune.zone !== 'metro' || !box || !zipcode || (commune.population ?? 0) < 1000) return [];
+    return [{ insee: commune.code, name: commune.nom, zipcode, departmentCode: commune.departement, population: commune.population ?? 0, lat: (box[1] + box[3]) / 2, lon: (box[0] + box[2]) / 2 }];
+  });
+}
 
 async function status(stack: RunningStack): Promise<ProjectionStatusReply> {
   const response = await fetch(`${stack.baseUrl}/admin/read-models/properties/status`, { headers: { 'X-API-KEY': stack.adminApiKey } });
@@ -85,10 +111,11 @@ const scale: Scenario = {
   run: () =>
     withTemporaryStack(ROOT, async (stack) => {
       const dataDir = stack.dataDir;
+      const communes = realCommunes();
       const started = performance.now();
       let snapshotCount = 0;
       for (let first = 0, chunk = 0; first < GOODS; first += CHUNK_GOODS, chunk++) {
-        const { snapshots } = generateDataset({ seed: 1000 + chunk, goods: Math.min(CHUNK_GOODS, GOODS - first), days: DAYS, multiPublisherShare: 0.25 });
+        const { snapshots } = generateDataset({ seed: 1000 + chunk, goods: Math.min(CHUNK_GOODS, GOODS - first), days: DAYS, multiPublisherShare: 0.25, communes });
         snapshotCount += await ingest(stack, snapshots);
         const elapsed = (performance.now() - started) / 1000;
         process.stderr.write(`  loaded ${Math.min(first + CHUNK_GOODS, GOODS)} goods, ${snapshotCount} snapshots, ${(snapshotCount / elapsed).toFixed(0)}/s\n`);
@@ -100,7 +127,7 @@ const scale: Scenario = {
         samplesMs: [loadMs],
         wallMs: loadMs,
         operations: snapshotCount,
-        notes: `${snapshotCount} snapshots end to end; ${vitals(stack, loaded, dataDir)}`,
+        notes: `${snapshotCount} snapshots end to end over ${communes.length} communes; dead letters ${loaded.outboxDeadLetters}; ${vitals(stack, loaded, dataDir)}`,
       };
 
       await stack.stopApp('listings');
@@ -115,7 +142,7 @@ const scale: Scenario = {
       const afterRestart = await status(stack);
       const restart: Measurement = { label: 'restart listings to ready', samplesMs: [restartMs], wallMs: restartMs, notes: vitals(stack, afterRestart, dataDir) };
 
-      const more = generateDataset({ seed: 99_999, goods: CHUNK_GOODS, days: DAYS, multiPublisherShare: 0.25 }).snapshots;
+      const more = generateDataset({ seed: 99_999, goods: CHUNK_GOODS, days: DAYS, multiPublisherShare: 0.25, communes }).snapshots;
       const ingestStarted = performance.now();
       const accepted = await ingest(stack, more);
       const done = await settled(stack);
