@@ -21,8 +21,13 @@ interface PromiseCache<K, V> {
   delete(key: K): unknown;
 }
 
-/** Station cells kept (about 110 m each): one per distinct advert location would grow without bound. */
-const STATION_CELLS_CACHED = 50_000;
+/**
+ * Station cells kept (about 110 m each; ~150 bytes each, stations shared). Unbounded, one per
+ * distinct advert location would grow without end; too small, and the cell ingestion looked up
+ * is gone by the time a lagging projection builds the document, which then waits a round trip
+ * to geo per event (measured: a 50,000 bound starved the projection at 150,000 adverts).
+ */
+const STATION_CELLS_CACHED = 400_000;
 
 /**
  * Cached lookups of the geo service. Reference data does not change while a process runs, so each
