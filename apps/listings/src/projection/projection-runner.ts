@@ -61,14 +61,15 @@ export class ProjectionRunner {
   private stopped = true;
   private failure: unknown = null;
 
+  /** The projections in the order they run; read for every event, so built once. */
+  private readonly names: readonly string[];
+
   constructor(private readonly deps: ProjectionRunnerDependencies) {
+    this.names = [deps.advertStates.name, deps.propertyDocuments.name, deps.outbox.name];
     this.checkpointRecords = deps.store.collection<CheckpointRecord>(CHECKPOINTS_COLLECTION);
     this.uow = new UnitOfWork(deps.store, this.cache);
   }
 
-  private get names(): string[] {
-    return [this.deps.advertStates.name, this.deps.propertyDocuments.name, this.deps.outbox.name];
-  }
 
   /** Global position of the last committed event (null before the first). */
   get checkpoint(): number | null {

@@ -87,6 +87,8 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
   private readonly uniqueIndexes = new Map<string, UniqueIndex>();
   private readonly geoFields = new Set<string>();
   private stats = emptyStats();
+  /** Skeletons for a set of paths: stored ones, or rebuilt from the documents. */
+  private readonly reloadSkeletons: (paths: readonly string[]) => Map<string, Skeleton>;
 
   constructor(
     spec: CollectionSpec,
@@ -102,7 +104,6 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
     this.declareIndexes(spec.indexes);
   }
 
-  private readonly reloadSkeletons: (paths: readonly string[]) => Map<string, Skeleton>;
 
   /** Paths the skeletons hold (the store persists them beside the skeletons). */
   get skeletonPaths(): readonly string[] {

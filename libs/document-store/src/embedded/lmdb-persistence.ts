@@ -12,6 +12,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { Packr } from 'msgpackr';
 import type { StoredDocument } from '../document-store.port';
 import type { Skeleton } from './skeleton';
 
@@ -40,13 +41,57 @@ const MAP_SIZE_BYTES = 2 ** 36;
 /** Two databases per collection plus the meta one: room for 100 collections (lmdb's default is 12). */
 const MAX_DATABASES = 201;
 
+/**
+ * Values are encoded here, with this module's own msgpack encoder, and LMDB stores bytes. lmdb's
+ * built-in encoder is shared by every environment of the process, so with several JS realms in
+ * one process (Jest runs each test file in its own) it met Dates of another realm and stored
+ * them as strings. Plain msgpack maps (no shared record structures) need no structure table in
+ * the store, and measured slightly faster to write.
+ */
+const codec = new Packr({ useRecords: false, moreTypes: false });
+
+/** A database of msgpack-encoded values. */
+class EncodedDatabase<V> {
+  constructor(private readonly db: Database<Buffer, string>) {}
+
+  get(key: string): V | undefined {
+    const bytes = this.db.getBinary(key);
+    return bytes === undefined ? undefined : (codec.unpack(bytes) as V);
+  }
+
+  *values(): Generator<{ key: string; value: V }> {
+    for (const { key, value } of this.db.getRange()) yield { key, value: codec.unpack(value) as V };
+  }
+
+  count(): number {
+    return this.db.getKeysCount();
+  }
+
+  /** Inside a transaction callback: applied at once. */
+  put(key: string, value: V): void {
+    void this.db.put(key, codec.pack(value));
+  }
+
+  remove(key: string): void {
+    void this.db.remove(key);
+  }
+
+  clear(): void {
+    this.db.clearSync();
+  }
+}
+
 export class LmdbPersistence {
-  private readonly bodies = new Map<string, Database<StoredDocument, string>>();
-  private readonly skeletons = new Map<string, Database<Skeleton, string>>();
-  private readonly meta: Database<CollectionMeta, string>;
+  private readonly bodies = new Map<string, EncodedDatabase<StoredDocument>>();
+  private readonly skeletons = new Map<string, EncodedDatabase<Skeleton>>();
+  private readonly meta: EncodedDatabase<CollectionMeta>;
 
   private constructor(private readonly root: RootDatabase) {
-    this.meta = root.openDB<CollectionMeta, string>({ name: '$meta' });
+    this.meta = this.database<CollectionMeta>('$meta');
+  }
+
+  private database<V>(name: string): EncodedDatabase<V> {
+    return new EncodedDatabase<V>(this.root.openDB<Buffer, string>({ name, encoding: 'binary' }));
   }
 
   static open(dataDir: string): LmdbPersistence {
@@ -71,25 +116,25 @@ export class LmdbPersistence {
     const loaded = new Map<string, Skeleton>();
     if (meta === undefined) {
       // Never stored: an empty collection needs nothing rebuilt.
-      return this.bodiesOf(collection).getKeysCount() === 0 ? loaded : null;
+      return this.bodiesOf(collection).count() === 0 ? loaded : null;
     }
     if (!samePaths(meta.paths, paths)) return null;
-    for (const { key, value } of db.getRange()) loaded.set(key, value);
+    for (const { key, value } of db.values()) loaded.set(key, value);
     return loaded;
   }
 
   /** Every stored document of a collection, decoded one at a time. */
   *documents(collection: string): Generator<StoredDocument> {
-    for (const { value } of this.bodiesOf(collection).getRange()) yield value;
+    for (const { value } of this.bodiesOf(collection).values()) yield value;
   }
 
   /** Replaces the stored skeletons of a collection (after their paths changed). */
   async storeSkeletons(collection: string, paths: readonly string[], skeletons: ReadonlyMap<string, Skeleton>): Promise<void> {
     const db = this.skeletonsOf(collection);
     await this.root.transaction(() => {
-      db.clearSync();
-      for (const [id, skeleton] of skeletons) db.putSync(id, skeleton);
-      this.meta.putSync(collection, { paths: [...paths] });
+      db.clear();
+      for (const [id, skeleton] of skeletons) db.put(id, skeleton);
+      this.meta.put(collection, { paths: [...paths] });
     });
   }
 
@@ -101,19 +146,17 @@ export class LmdbPersistence {
       for (const op of ops) {
         const bodies = this.bodiesOf(op.collection);
         const skeletons = this.skeletonsOf(op.collection);
-        // Inside a transaction callback the asynchronous forms apply at once, and cost less
-        // than their *Sync twins (no per-call transaction checks).
         if (op.doc === null) {
-          void bodies.remove(op.id);
-          void skeletons.remove(op.id);
+          bodies.remove(op.id);
+          skeletons.remove(op.id);
         } else {
-          void bodies.put(op.id, op.doc);
-          void skeletons.put(op.id, op.skeleton as Skeleton);
+          bodies.put(op.id, op.doc);
+          skeletons.put(op.id, op.skeleton as Skeleton);
         }
         touched.add(op.collection);
       }
       for (const collection of touched) {
-        if (this.meta.get(collection) === undefined) void this.meta.put(collection, { paths: [...metaOf(collection)] });
+        if (this.meta.get(collection) === undefined) this.meta.put(collection, { paths: [...metaOf(collection)] });
       }
     });
   }
@@ -127,19 +170,19 @@ export class LmdbPersistence {
     await this.root.close();
   }
 
-  private bodiesOf(collection: string): Database<StoredDocument, string> {
+  private bodiesOf(collection: string): EncodedDatabase<StoredDocument> {
     let db = this.bodies.get(collection);
     if (!db) {
-      db = this.root.openDB<StoredDocument, string>({ name: `${collection}` });
+      db = this.database<StoredDocument>(collection);
       this.bodies.set(collection, db);
     }
     return db;
   }
 
-  private skeletonsOf(collection: string): Database<Skeleton, string> {
+  private skeletonsOf(collection: string): EncodedDatabase<Skeleton> {
     let db = this.skeletons.get(collection);
     if (!db) {
-      db = this.root.openDB<Skeleton, string>({ name: `${collection}$skeletons` });
+      db = this.database<Skeleton>(`${collection}$skeletons`);
       this.skeletons.set(collection, db);
     }
     return db;
