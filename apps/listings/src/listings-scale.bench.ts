@@ -58,6 +58,14 @@ async function settled(stack: RunningStack): Promise<ProjectionStatusReply> {
   }
 }
 
+/** Snapshots the service refused, by reason: a benchmark that loses some must say so. */
+const rejected = { count: 0, reasons: new Map<string, number>() };
+
+function rejections(): string {
+  if (rejected.count === 0) return 'no snapshot rejected';
+  return `${rejected.count} snapshots rejected (${[...rejected.reasons].map(([reason, n]) => `${n}× ${reason}`).join('; ')})`;
+}
+
 async function ingest(stack: RunningStack, snapshots: AdvertSnapshot[]): Promise<number> {
   let next = 0;
   let accepted = 0;
@@ -71,7 +79,14 @@ async function ingest(stack: RunningStack, snapshots: AdvertSnapshot[]): Promise
         body: JSON.stringify(batch),
       });
       if (!response.ok) throw new Error(`ingestion answered ${response.status}: ${await response.text()}`);
-      accepted += ((await response.json()) as IngestAdvertsReply).accepted;
+      const reply = (await response.json()) as IngestAdvertsReply;
+      accepted += reply.accepted;
+      for (const result of reply.results) {
+        if (result.status !== 'rejected') continue;
+        rejected.count++;
+        const message = result.violations[0]?.message ?? '';
+        rejected.reasons.set(message, (rejected.reasons.get(message) ?? 0) + 1);
+      }
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -95,7 +110,7 @@ const mib = (bytes: number) => `${(bytes / MIB).toFixed(0)} MiB`;
 function vitals(stack: RunningStack, current: ProjectionStatusReply, dataDir: string): string {
   const memory = residentMemory(stack.pids['listings']);
   return (
-    `RSS ${mib(memory.rss)} (anon ${mib(memory.anon)}, LMDB map ${mib(memory.file)}), heap ${mib(current.process.heapUsedBytes)}; ` +
+    `RSS ${mib(memory.rss)} (anon ${mib(memory.anon)}, LMDB map ${mib(memory.file)}), heap ${mib(current.process.heapUsedBytes)} of ${mib(current.process.heapTotalBytes)}, external ${mib(current.process.externalBytes)}; ` +
     `disk: read models ${mib(diskBytes(join(dataDir, 'listings', 'read-models')))}, event store ${mib(diskBytes(join(dataDir, 'nats')))}; ` +
     `worst event-loop delay ${current.process.eventLoopDelayMaxMs} ms (p99 ${current.process.eventLoopDelayP99Ms} ms)`
   );
@@ -127,7 +142,7 @@ const scale: Scenario = {
         samplesMs: [loadMs],
         wallMs: loadMs,
         operations: snapshotCount,
-        notes: `${snapshotCount} snapshots end to end over ${communes.length} communes; dead letters ${loaded.outboxDeadLetters}; ${vitals(stack, loaded, dataDir)}`,
+        notes: `${snapshotCount} snapshots end to end over ${communes.length} communes; ${rejections()}; dead letters ${loaded.outboxDeadLetters}; ${vitals(stack, loaded, dataDir)}`,
       };
 
       await stack.stopApp('listings');
@@ -143,6 +158,8 @@ const scale: Scenario = {
       const restart: Measurement = { label: 'restart listings to ready', samplesMs: [restartMs], wallMs: restartMs, notes: vitals(stack, afterRestart, dataDir) };
 
       const more = generateDataset({ seed: 99_999, goods: CHUNK_GOODS, days: DAYS, multiPublisherShare: 0.25, communes }).snapshots;
+      rejected.count = 0;
+      rejected.reasons.clear();
       const ingestStarted = performance.now();
       const accepted = await ingest(stack, more);
       const done = await settled(stack);
@@ -152,7 +169,7 @@ const scale: Scenario = {
         samplesMs: [ingestMs],
         wallMs: ingestMs,
         operations: accepted,
-        notes: `end to end (projected, published); ${vitals(stack, done, dataDir)}`,
+        notes: `end to end (projected, published); ${rejections()}; ${vitals(stack, done, dataDir)}`,
       };
       return [load, restart, atScale];
     }),

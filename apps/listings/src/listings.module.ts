@@ -16,10 +16,12 @@ import { IngestionGate } from './ingestion/ingestion-gate';
 import { IngestionLease } from './ingestion/ingestion-lease';
 import { IngestionRouter } from './ingestion/ingestion-router';
 import { IngestionService } from './ingestion/ingestion.service';
+import { ProjectionLagLimit } from './ingestion/projection-lag-limit';
 import { ListingsController } from './listings.controller';
 import { ListingsRuntime } from './listings-runtime';
 import { createListingsProjections } from './projection/create-projections';
 import { openIntegrationStream } from './projection/integration-stream';
+import { ADVERTS_COLLECTION, type AdvertRecord } from './projection/read-models';
 import { PropertyQueries } from './queries/property-queries';
 
 export interface ListingsModuleOptions {
@@ -58,6 +60,14 @@ function instanceIdentity(config: ServiceConfig): string {
   }
 }
 
+/**
+ * Appends ingestion may run ahead of the projection: a few seconds of projection work, so reads
+ * and alerts trail ingestion by that much at most and memory stays bounded under any load.
+ */
+const MAX_UNPROJECTED_APPENDS = 2000;
+/** Within the gateway's 15 s for a batch: a stuck projection answers "retry later" per item. */
+const PROJECTION_WAIT_MS = 8000;
+
 @Module({})
 export class ListingsModule {
   static async register(options: ListingsModuleOptions): Promise<DynamicModule> {
@@ -72,7 +82,14 @@ export class ListingsModule {
       geo,
       publish: await openIntegrationStream(nats),
     });
-    const ingestion = new IngestionService(eventStore, geo, directory.matcher);
+    const adverts = documentStore.collection<AdvertRecord>(ADVERTS_COLLECTION);
+    const ingestion = new IngestionService(eventStore, geo, directory.matcher, {
+      projected: async (advertId) => {
+        const record = await adverts.findById(advertId);
+        return record ? { state: record.state, revision: record.revision } : null;
+      },
+      lagLimit: new ProjectionLagLimit(MAX_UNPROJECTED_APPENDS, (position) => runner.waitFor(position), PROJECTION_WAIT_MS),
+    });
     const gate = new IngestionGate();
     const router = new IngestionRouter(nats, ingestion, gate);
     let runtime: ListingsRuntime | null = null;

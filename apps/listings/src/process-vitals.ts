@@ -1,4 +1,5 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import type { ProjectionStatusReply } from '@immo/contracts';
 
 /**
  * Memory and event-loop delay of this process, for the admin status (and the scale benchmark):
@@ -16,12 +17,14 @@ export class ProcessVitals {
     this.delay.reset();
   }
 
-  read(): { rssBytes: number; heapUsedBytes: number; eventLoopDelayMaxMs: number; eventLoopDelayP99Ms: number } {
+  read(): ProjectionStatusReply['process'] {
     const memory = process.memoryUsage();
     const ms = (nanoseconds: number) => Math.round(nanoseconds / 1e4) / 100;
     return {
       rssBytes: memory.rss,
       heapUsedBytes: memory.heapUsed,
+      heapTotalBytes: memory.heapTotal,
+      externalBytes: memory.external,
       eventLoopDelayMaxMs: ms(this.delay.max),
       eventLoopDelayP99Ms: ms(this.delay.percentile(99)),
     };

@@ -19,7 +19,7 @@ async function expectedEvents(natsUrl: string): Promise<Map<string, ListingsInte
     eventStore,
     store,
     geo: new GeoDirectoryClient(new NatsRpcClient(nats, 2000)),
-    publish: async (_subject, event) => void recorded.set(event.id, event),
+    publish: async (_subject, eventId, payload) => void recorded.set(eventId, JSON.parse(payload) as ListingsIntegrationEvent),
   });
   try {
     await projections.runner.start();

@@ -9,3 +9,4 @@ export * from './bootstrap/service-kit.module';
 export * from './bootstrap/run-service';
 export * from './bootstrap/nats-transport-options';
 export * from './stores/open-stores';
+export * from './scheduling/event-loop-slice';

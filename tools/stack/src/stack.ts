@@ -196,7 +196,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       } else {
         env['HEALTH_PORT'] = options.healthPortBase > 0 ? String(options.healthPortBase + serviceNames.indexOf(name)) : '0';
       }
-      await launch(name, process.execPath, ['--enable-source-maps', join(options.root, 'dist', 'apps', name, 'src', 'main.js')], env);
+      // STACK_NODE_ARGS adds node flags to every app (e.g. `--cpu-prof`, which NODE_OPTIONS refuses).
+      const extraArgs = (process.env['STACK_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+      await launch(name, process.execPath, ['--enable-source-maps', ...extraArgs, join(options.root, 'dist', 'apps', name, 'src', 'main.js')], env);
     }
 
     const baseUrl = `http://127.0.0.1:${options.port}`;

@@ -25,7 +25,6 @@
  *   before `seenAt`. `decideExpiry(state, now)` covers an announced expiry passing between crawls.
  *   An expired advert seen live again, by a crawl made after its expiry, emits `AdvertRelisted`.
  */
-import { v5 as uuidv5 } from 'uuid';
 import type { AdvertEvent, AdvertSnapshot } from '@immo/contracts';
 import type { EventData } from '@immo/event-store';
 import {
@@ -36,6 +35,7 @@ import {
   type AdvertState,
 } from './advert.events';
 import { formatUtc, percentVariation, toUtcTimestamp } from './timestamps';
+import { nameBasedUuid } from './name-based-uuid';
 
 /** Namespaces are part of the ids' definition: changing one renames every advert and event. */
 export const ADVERT_ID_NAMESPACE = 'be274451-46d6-4ccc-a440-25f98d957728';
@@ -44,7 +44,7 @@ export const ADVERT_STREAM_PREFIX = 'advert-';
 
 export function advertId(site: string, referenceOrUrl: string): string {
   // A newline cannot occur in a site id, so ("a", "b\nc") and ("a\nb", "c") cannot collide.
-  return uuidv5(`${site.trim()}\n${referenceOrUrl.trim()}`, ADVERT_ID_NAMESPACE);
+  return nameBasedUuid(`${site.trim()}\n${referenceOrUrl.trim()}`, ADVERT_ID_NAMESPACE);
 }
 
 /** The advert id of a validated snapshot: reference when present, else the URL without fragment. */
@@ -584,7 +584,7 @@ export function toEventData(
     if (event === undefined) continue;
     const revision = lastRevision + 1 + i;
     out.push({
-      id: uuidv5(`${advertId}:${revision}:${event.type}:${JSON.stringify(event.data)}`, ADVERT_EVENT_ID_NAMESPACE),
+      id: nameBasedUuid(`${advertId}:${revision}:${event.type}:${JSON.stringify(event.data)}`, ADVERT_EVENT_ID_NAMESPACE),
       type: event.type,
       data: event.data,
       metadata: { advertId, ...metadata },

@@ -46,9 +46,9 @@
  * commune), and inside a bucket in logarithmic surface bins (5 % wide), so a match looks only at
  * the few bins the tolerance can reach instead of scanning properties.
  */
-import { v5 as uuidv5 } from 'uuid';
 import { greatCircleMetres } from '@immo/contracts';
 import { ADVERT_EVENT_TYPES, type AdvertDomainEvent, type AdvertState } from './advert.events';
+import { nameBasedUuid } from './name-based-uuid';
 
 export const PROPERTY_ID_NAMESPACE = 'f6fa8427-1f1d-4acf-960c-7805c2521f8d';
 
@@ -94,7 +94,7 @@ export type GroupableAdvert = Pick<
 >;
 
 export function propertyIdFor(firstAdvertId: string): string {
-  return uuidv5(firstAdvertId, PROPERTY_ID_NAMESPACE);
+  return nameBasedUuid(firstAdvertId, PROPERTY_ID_NAMESPACE);
 }
 
 /** Bucket of the candidate index; also the natural partition key for serialising matching. */

@@ -52,7 +52,7 @@ describe('IngestionService (real JetStream event store)', () => {
   });
 
   it('groups two listings of one good sent in the same batch into one property', async () => {
-    const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), now);
+    const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), { now });
     const agency = fresh();
     const owner = { ...agency, site: 'synthetic-portal-b', reference: 'B-1', url: 'https://synthetic-portal-b.example/1', publisher: { name: 'Particulier', category: 'owner', type: 0 as const } };
     const reply = await ingestion.ingest([agency, owner]);
@@ -62,7 +62,7 @@ describe('IngestionService (real JetStream event store)', () => {
   });
 
   it('resolves a commune given by postal code and name, and warns about one it cannot resolve', async () => {
-    const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), now);
+    const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), { now });
     const reply = await ingestion.ingest([
       fresh({ commune: { zipcode: '69003', name: 'LYON' } }),
       fresh({ commune: { zipcode: '99999', name: 'Nulle-Part' } }),
@@ -75,8 +75,8 @@ describe('IngestionService (real JetStream event store)', () => {
   });
 
   it('loses no update when two instances write the same advert (expected revision)', async () => {
-    const a = new IngestionService(eventStore, geo, new PropertyMatcher(), now);
-    const b = new IngestionService(eventStore, geo, new PropertyMatcher(), now);
+    const a = new IngestionService(eventStore, geo, new PropertyMatcher(), { now });
+    const b = new IngestionService(eventStore, geo, new PropertyMatcher(), { now });
     const original = fresh({ seenAt: '2026-05-01T00:00:00Z' });
     await a.ingest([original]);
     // b writes a recrawl: a's cached revision is now stale.
@@ -98,8 +98,49 @@ describe('IngestionService (real JetStream event store)', () => {
     ]);
   });
 
+  it('decides on the projected state when it is current, and on the stream when the projection lags', async () => {
+    const writer = new IngestionService(eventStore, geo, new PropertyMatcher(), { now });
+    const original = fresh({ seenAt: '2026-05-01T00:00:00Z' });
+    const first = await writer.ingest([original]);
+    const advertId = first.results[0]?.advertId ?? '';
+    const stateAt = async () => {
+      const events = await eventStore.readStream(advertStreamName(advertId));
+      return { state: replay(events.map(fromRecordedEvent)), revision: events.length - 1 };
+    };
+    const projectedThen = await stateAt();
+    await writer.ingest([{ ...original, price: 250_000, seenAt: '2026-05-02T00:00:00Z' }]);
+
+    // The projection has not seen the advert at all: "new" is guessed, the append is refused, the stream decides.
+    const unprojected = new IngestionService(eventStore, geo, new PropertyMatcher(), { now, projected: async () => null });
+    const recrawl = await unprojected.ingest([{ ...original, price: 250_000, seenAt: '2026-05-03T00:00:00Z' }]);
+    expect(recrawl.results[0]).toMatchObject({ status: 'accepted', advertId, events: [ADVERT_EVENT_TYPES.recrawled] });
+
+    // The projection lags by two commits: its state is refused the same way.
+    const lagging = new IngestionService(eventStore, geo, new PropertyMatcher(), { now, projected: async () => projectedThen });
+    const drop = await lagging.ingest([{ ...original, price: 240_000, seenAt: '2026-05-04T00:00:00Z' }]);
+    expect(drop.results[0]).toMatchObject({ status: 'accepted', events: [ADVERT_EVENT_TYPES.priceChanged] });
+
+    // A current projection is taken as is.
+    const current = await stateAt();
+    let asked = 0;
+    const upToDate = new IngestionService(eventStore, geo, new PropertyMatcher(), { now, projected: async () => (asked++, current) });
+    const again = await upToDate.ingest([{ ...original, price: 230_000, seenAt: '2026-05-05T00:00:00Z' }]);
+    expect(again.results[0]).toMatchObject({ status: 'accepted', events: [ADVERT_EVENT_TYPES.priceChanged] });
+    expect(asked).toBe(1);
+
+    const types = (await eventStore.readStream(advertStreamName(advertId))).map((event) => event.type);
+    expect(types).toEqual([
+      ADVERT_EVENT_TYPES.published,
+      ADVERT_EVENT_TYPES.assignedToProperty,
+      ADVERT_EVENT_TYPES.priceChanged,
+      ADVERT_EVENT_TYPES.recrawled,
+      ADVERT_EVENT_TYPES.priceChanged,
+      ADVERT_EVENT_TYPES.priceChanged,
+    ]);
+  });
+
   it('expires adverts whose announced expiry passed without a new crawl, once', async () => {
-    const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), now);
+    const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), { now });
     const due = fresh({ seenAt: '2026-05-01T00:00:00Z', expiredAt: '2026-05-15T00:00:00Z' });
     const later = fresh({ seenAt: '2026-05-01T00:00:00Z', expiredAt: '2026-07-15T00:00:00Z' });
     const reply = await ingestion.ingest([due, later]);
@@ -119,7 +160,7 @@ describe('IngestionService (real JetStream event store)', () => {
       inseeOf: () => Promise.reject(new Error('No service answers geo.query.city-by-zipcode-and-name.v1')),
       stationsNear: () => Promise.reject(new Error('down')),
     };
-    const ingestion = new IngestionService(eventStore, down, new PropertyMatcher(), now);
+    const ingestion = new IngestionService(eventStore, down, new PropertyMatcher(), { now });
     const reply = await ingestion.ingest([fresh(), fresh({ commune: { zipcode: '69003', name: 'Lyon' } })]);
     expect(reply.results[0]).toMatchObject({ status: 'accepted', events: [ADVERT_EVENT_TYPES.published, ADVERT_EVENT_TYPES.assignedToProperty] });
     expect(reply.results[1]).toMatchObject({ status: 'rejected', violations: [{ propertyPath: 'commune', message: expect.stringMatching(/retry later/) }] });
@@ -127,7 +168,7 @@ describe('IngestionService (real JetStream event store)', () => {
   });
 
   it('rejects invalid snapshots without appending anything for them', async () => {
-    const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), now);
+    const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), { now });
     const bad = { ...fresh(), price: -1 };
     const reply = await ingestion.ingest([bad]);
     expect(reply.results[0]).toMatchObject({ status: 'rejected', violations: [expect.objectContaining({ propertyPath: 'price' })] });

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { eventLoopSlice } from '@immo/service-kit';
 import { WrongExpectedVersionError, type EventStore } from '@immo/event-store';
 import { validateSnapshot, type AdvertSnapshot, type IngestAdvertsReply, type IngestItemResult } from '@immo/contracts';
 import {
@@ -19,6 +20,7 @@ import {
 } from '../domain';
 import type { GeoLookup } from '../geo/geo-directory.client';
 import { KeyedSerializer } from './keyed-serializer';
+import type { ProjectionLagLimit } from './projection-lag-limit';
 
 const MAX_ATTEMPTS = 4;
 /** Recently written advert states, to decide the next snapshot without reading the stream back. */
@@ -34,6 +36,21 @@ interface Current {
 type Outcome = { advertId: string; propertyId: string | null; events: string[] };
 
 /**
+ * An advert's state as last projected (the advert-states read model), or null when the advert was
+ * never projected. It may lag behind the log: an append decided on a stale state fails its revision
+ * check, and the decision is taken again on the stream's own events.
+ */
+export type ProjectedAdvertLookup = (advertId: string) => Promise<Current | null>;
+
+export interface IngestionOptions {
+  now?: () => Date;
+  /** Where to find an advert's state before reading its stream (see `ProjectedAdvertLookup`). */
+  projected?: ProjectedAdvertLookup;
+  /** Holds appends while the projection is too far behind. */
+  lagLimit?: ProjectionLagLimit;
+}
+
+/**
  * Turns advert snapshots into advert events: validate, resolve the commune, compare with the
  * advert's current state, append only what changed with the expected revision, and record the
  * property assignment of a new advert in the same commit.
@@ -45,12 +62,20 @@ export class IngestionService {
   private readonly serializer = new KeyedSerializer();
   private lastPosition: number | null = null;
 
+  private readonly now: () => Date;
+  private readonly projected: ProjectedAdvertLookup | null;
+  private readonly lagLimit: ProjectionLagLimit | null;
+
   constructor(
     private readonly eventStore: EventStore,
     private readonly geo: GeoLookup,
     private readonly matcher: PropertyMatcher,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+    options: IngestionOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.projected = options.projected ?? null;
+    this.lagLimit = options.lagLimit ?? null;
+  }
 
   /** Global position of the latest commit this instance appended (projection lag is measured against it). */
   get lastAppendedPosition(): number | null {
@@ -65,6 +90,7 @@ export class IngestionService {
       const validation = validateSnapshot(item, now);
       if (validation.ok) work.push({ index, snapshot: validation.snapshot, warnings: [] });
       else results[index] = { index, status: 'rejected', advertId: null, violations: validation.violations };
+      await eventLoopSlice.yieldIfDue();
     }
 
     const resolved = await this.resolveCommunes(work, results);
@@ -77,6 +103,8 @@ export class IngestionService {
         try {
           const outcome = await this.serializer.run(key, () => this.applySnapshot(item.snapshot));
           results[item.index] = { index: item.index, status: 'accepted', ...outcome, warnings: item.warnings };
+          // Appends acknowledged together resume together: keep each run of them short.
+          await eventLoopSlice.yieldIfDue();
         } catch (error) {
           this.logger.error(`snapshot ${item.index} failed: ${String(error)}`);
           results[item.index] = {
@@ -169,17 +197,22 @@ export class IngestionService {
    * writer makes the append fail, and the decision is taken again on the fresh state.
    */
   private async appendDecided(advertId: string, decideEvents: (current: Current) => AdvertDomainEvent[]): Promise<Outcome> {
-    let current = this.written.get(advertId) ?? (await this.load(advertId));
+    let current = this.written.get(advertId) ?? (await this.guess(advertId));
     for (let attempt = 1; ; attempt++) {
+      // The concurrent appends resume together when their acknowledgements arrive together:
+      // each checks the slice before its share of synchronous work (decide, ids, encoding).
+      await eventLoopSlice.yieldIfDue();
       const events = decideEvents(current);
       if (events.length === 0) return { advertId, propertyId: current.state?.propertyId ?? null, events: [] };
       // `events` is not empty, so folding them always yields a state.
       const next = events.reduce<AdvertState | null>((state, event) => evolve(state, event), current.state) as AdvertState;
       try {
+        await this.lagLimit?.admit();
         const appended = await this.eventStore.append(advertStreamName(advertId), toEventData(advertId, current.revision, events), {
           expectedRevision: current.revision === -1 ? 'no_stream' : current.revision,
         });
         this.lastPosition = Math.max(this.lastPosition ?? 0, appended.position);
+        this.lagLimit?.appended(appended.position);
       } catch (error) {
         if (error instanceof WrongExpectedVersionError && attempt < MAX_ATTEMPTS) {
           current = await this.load(advertId);
@@ -191,6 +224,16 @@ export class IngestionService {
       if (next.propertyId !== null) this.matcher.track(next);
       return { advertId, propertyId: next.propertyId, events: events.map((event) => event.type) };
     }
+  }
+
+  /**
+   * The advert's state without reading its stream: the projected state, or "new" when it was never
+   * projected. Reading a stream costs a look-up round trip, plus a scan for a stream of several
+   * commits; the guess costs nothing when right and one failed append when wrong.
+   */
+  private async guess(advertId: string): Promise<Current> {
+    if (!this.projected) return this.load(advertId);
+    return (await this.projected(advertId)) ?? { state: null, revision: -1 };
   }
 
   private async load(advertId: string): Promise<Current> {

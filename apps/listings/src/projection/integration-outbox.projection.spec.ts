@@ -337,8 +337,8 @@ describe('IntegrationOutboxProjection', () => {
 
     expect(count).toBe(2);
     expect(puts).toEqual([
-      { collection: OUTBOX_COLLECTION.name, doc: { _id: outboxId(42, 0), revision: 42, subject: 'listings.events.property-created.v1', event: events[0] } },
-      { collection: OUTBOX_COLLECTION.name, doc: { _id: outboxId(42, 1), revision: 42, subject: 'listings.events.advert.property.ad.create.v1', event: events[1] } },
+      { collection: OUTBOX_COLLECTION.name, doc: { _id: outboxId(42, 0), revision: 42, subject: 'listings.events.property-created.v1', eventId: events[0]?.id, payload: JSON.stringify(events[0]) } },
+      { collection: OUTBOX_COLLECTION.name, doc: { _id: outboxId(42, 1), revision: 42, subject: 'listings.events.advert.property.ad.create.v1', eventId: events[1]?.id, payload: JSON.stringify(events[1]) } },
     ]);
   });
 

@@ -89,7 +89,8 @@ export class IntegrationOutboxProjection {
         _id: outboxId(change.event.position, index),
         revision: change.event.position,
         subject: integrationSubjectOf(event),
-        event,
+        eventId: event.id,
+        payload: JSON.stringify(event),
       } as OutboxRecord);
     });
     return events.length;

@@ -1,9 +1,8 @@
-import { JSONCodec, RetentionPolicy, StorageType, type NatsConnection } from 'nats';
-import { LISTINGS_INTEGRATION_STREAM, LISTINGS_INTEGRATION_SUBJECTS, type ListingsIntegrationEvent } from '@immo/contracts';
+import { RetentionPolicy, StorageType, type NatsConnection } from 'nats';
+import { LISTINGS_INTEGRATION_STREAM, LISTINGS_INTEGRATION_SUBJECTS } from '@immo/contracts';
 import { ensureStream } from '@immo/event-store';
 import type { PublishIntegrationEvent } from './outbox-relay';
 
-const codec = JSONCodec<ListingsIntegrationEvent>();
 const SECOND_NS = 1_000_000_000;
 /** How long a publish may wait for its acknowledgement before the relay retries it. */
 const PUBLISH_TIMEOUT_MS = 5000;
@@ -22,7 +21,7 @@ export async function openIntegrationStream(nats: NatsConnection): Promise<Publi
     max_age: 7 * 24 * 3600 * SECOND_NS,
   });
   const js = nats.jetstream({ timeout: PUBLISH_TIMEOUT_MS });
-  return async (subject, event) => {
-    await js.publish(subject, codec.encode(event), { msgID: event.id });
+  return async (subject, eventId, payload) => {
+    await js.publish(subject, Buffer.from(payload, 'utf8'), { msgID: eventId });
   };
 }

@@ -74,7 +74,7 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
   async function expectedEvents(): Promise<Map<string, ListingsIntegrationEvent>> {
     const recorded = new Map<string, ListingsIntegrationEvent>();
     const store = new EmbeddedDocumentStore();
-    const projections = createListingsProjections({ eventStore, store, geo, publish: async (_subject, event) => void recorded.set(event.id, event) });
+    const projections = createListingsProjections({ eventStore, store, geo, publish: async (_subject, eventId, payload) => void recorded.set(eventId, JSON.parse(payload) as ListingsIntegrationEvent) });
     await projections.runner.start();
     projections.relay.start();
     await caughtUp(projections);
@@ -104,7 +104,7 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     const projections = createListingsProjections({ eventStore, store, geo, publish });
     await projections.runner.start();
     projections.relay.start();
-    const ingestion = new IngestionService(eventStore, geo, projections.directory.matcher, NOW);
+    const ingestion = new IngestionService(eventStore, geo, projections.directory.matcher, { now: NOW });
 
     // Time-ordered snapshots: publications, price drops, surface corrections, expiries, several publishers per good.
     const { snapshots } = generateDataset({ seed: 7, goods: 120 });
@@ -137,18 +137,18 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     let failuresLeft = 5;
     let hold: Promise<void> | null = null;
     let release = (): void => undefined;
-    const flaky: PublishIntegrationEvent = async (subject, event) => {
+    const flaky: PublishIntegrationEvent = async (subject, eventId, payload) => {
       if (hold) await hold;
       if (failuresLeft > 0) {
         failuresLeft--;
         throw new Error('simulated publish failure');
       }
-      return publish(subject, event);
+      return publish(subject, eventId, payload);
     };
     const projections = createListingsProjections({ eventStore, store, geo, publish: flaky });
     await projections.runner.start();
     projections.relay.start();
-    const ingestion = new IngestionService(eventStore, geo, projections.directory.matcher, NOW);
+    const ingestion = new IngestionService(eventStore, geo, projections.directory.matcher, { now: NOW });
     const { snapshots } = generateDataset({ seed: 99, goods: 25 });
     const half = Math.floor(snapshots.length / 2);
     expect((await ingestion.ingest(snapshots.slice(0, half))).rejected).toBe(0);

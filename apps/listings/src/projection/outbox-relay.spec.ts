@@ -20,7 +20,7 @@ function aRecord(position: number, index = 0): OutboxRecord {
     adEvent: { fieldName: 'price', fieldOldValue: '289000', fieldNewValue: '275000', percentVariation: '-4.84', createdAt: '2026-03-05T08:00:00+00:00' },
     changedFields: ['price'],
   });
-  return { _id: outboxId(position, index), revision: position, subject: integrationSubjectOf(event), event };
+  return { _id: outboxId(position, index), revision: position, subject: integrationSubjectOf(event), eventId: event.id, payload: JSON.stringify(event) };
 }
 
 interface Deferred {
@@ -49,7 +49,7 @@ describe('OutboxRelay', () => {
 
   const seed = (...records: OutboxRecord[]) => store.collection<OutboxRecord>(OUTBOX_COLLECTION).bulkUpsert(records);
   const stored = async () => (await store.collection<OutboxRecord>(OUTBOX_COLLECTION).find({}, { sort: { _id: 1 } })).map((r) => r._id);
-  const publishedIds = () => publish.mock.calls.map(([, event]) => event.id);
+  const publishedIds = () => publish.mock.calls.map(([, eventId]) => eventId);
 
   beforeEach(() => {
     jest.useFakeTimers();
@@ -74,10 +74,10 @@ describe('OutboxRelay', () => {
       relay.start();
       await flush();
 
-      expect(publish.mock.calls.map(([subject, event]) => [subject, event.id])).toEqual(
-        [aRecord(2, 0), aRecord(2, 1), aRecord(9, 3), aRecord(10, 0)].map((r) => [r.subject, r.event.id]),
+      expect(publish.mock.calls.map(([subject, eventId]) => [subject, eventId])).toEqual(
+        [aRecord(2, 0), aRecord(2, 1), aRecord(9, 3), aRecord(10, 0)].map((r) => [r.subject, r.eventId]),
       );
-      expect(publish.mock.calls[0]?.[1]).toEqual(aRecord(2, 0).event);
+      expect(publish.mock.calls[0]?.[2]).toEqual(aRecord(2, 0).payload);
       expect(await relay.pending()).toBe(0);
       expect(relay.publishedCount).toBe(4);
       expect(relay.failedAttempts).toBe(0);
@@ -92,7 +92,7 @@ describe('OutboxRelay', () => {
       relay.kick();
       await flush();
 
-      expect(publishedIds()).toEqual(records.map((r) => r.event.id));
+      expect(publishedIds()).toEqual(records.map((r) => r.eventId));
       expect(relay.publishedCount).toBe(1203);
       expect(await relay.pending()).toBe(0);
     });
@@ -133,8 +133,8 @@ describe('OutboxRelay', () => {
   describe('given the broker refuses one record of a page', () => {
     beforeEach(async () => {
       await seed(aRecord(1), aRecord(2), aRecord(3));
-      publish.mockImplementation((_subject, event) =>
-        event.id === aRecord(2).event.id && publish.mock.calls.length <= 3 ? Promise.reject(new Error('no ack')) : Promise.resolve(),
+      publish.mockImplementation((_subject, eventId) =>
+        eventId === aRecord(2).eventId && publish.mock.calls.length <= 3 ? Promise.reject(new Error('no ack')) : Promise.resolve(),
       );
     });
 
@@ -156,7 +156,7 @@ describe('OutboxRelay', () => {
       expect(publish).toHaveBeenCalledTimes(3);
       await jest.advanceTimersByTimeAsync(1);
 
-      expect(publishedIds()).toEqual([aRecord(1), aRecord(2), aRecord(3), aRecord(2)].map((r) => r.event.id));
+      expect(publishedIds()).toEqual([aRecord(1), aRecord(2), aRecord(3), aRecord(2)].map((r) => r.eventId));
       expect(await stored()).toEqual([]);
       expect(relay.publishedCount).toBe(3);
       expect(relay.failedAttempts).toBe(1);
@@ -167,8 +167,8 @@ describe('OutboxRelay', () => {
     beforeEach(async () => {
       jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
       await seed(aRecord(1), aRecord(2), aRecord(3));
-      publish.mockImplementation((_subject, event) =>
-        event.id === aRecord(2).event.id ? Promise.reject(NatsError.errorForCode(ErrorCode.MaxPayloadExceeded)) : Promise.resolve(),
+      publish.mockImplementation((_subject, eventId) =>
+        eventId === aRecord(2).eventId ? Promise.reject(NatsError.errorForCode(ErrorCode.MaxPayloadExceeded)) : Promise.resolve(),
       );
     });
 
@@ -181,13 +181,13 @@ describe('OutboxRelay', () => {
       expect(relay.deadLetterCount).toBe(1);
       expect(relay.failedAttempts).toBe(0);
       const dead = await store.collection<DeadLetterRecord>(DEAD_LETTERS_COLLECTION).find({});
-      expect(dead.map((record) => [record.event.id, record.reason])).toEqual([[aRecord(2).event.id, expect.stringContaining('MAX_PAYLOAD_EXCEEDED')]]);
+      expect(dead.map((record) => [record.eventId, record.reason])).toEqual([[aRecord(2).eventId, expect.stringContaining('MAX_PAYLOAD_EXCEEDED')]]);
 
       // Nothing is retried: no timer is left and a new record goes through at once.
       await seed(aRecord(4));
       relay.kick();
       await flush();
-      expect(publishedIds().filter((id) => id === aRecord(2).event.id)).toHaveLength(1);
+      expect(publishedIds().filter((id) => id === aRecord(2).eventId)).toHaveLength(1);
       expect(await stored()).toEqual([]);
     });
   });
@@ -325,12 +325,12 @@ describe('OutboxRelay', () => {
       relay.kick();
       relay.kick();
       await flush();
-      expect(publishedIds()).toEqual([aRecord(1).event.id]);
+      expect(publishedIds()).toEqual([aRecord(1).eventId]);
 
       ack.resolve();
       await flush();
 
-      expect(publishedIds()).toEqual([aRecord(1).event.id, aRecord(2).event.id]);
+      expect(publishedIds()).toEqual([aRecord(1).eventId, aRecord(2).eventId]);
       expect(await relay.pending()).toBe(0);
     });
 
@@ -352,7 +352,7 @@ describe('OutboxRelay', () => {
       relay.kick();
       await flush();
 
-      expect(publishedIds()).toEqual([aRecord(1).event.id, aRecord(2).event.id]);
+      expect(publishedIds()).toEqual([aRecord(1).eventId, aRecord(2).eventId]);
       expect(await stored()).toEqual([]);
     });
 
@@ -387,7 +387,7 @@ describe('OutboxRelay', () => {
       ack.resolve();
       await stopping;
 
-      expect(publishedIds()).toEqual([aRecord(1).event.id]);
+      expect(publishedIds()).toEqual([aRecord(1).eventId]);
       expect(await stored()).toEqual([aRecord(2)._id]);
     });
   });

@@ -3,8 +3,8 @@ import type { DocumentCollection, DocumentStore } from '@immo/document-store';
 import { ErrorCode, NatsError } from 'nats';
 import { DEAD_LETTERS_COLLECTION, OUTBOX_COLLECTION, type DeadLetterRecord, type OutboxRecord } from './read-models';
 
-/** Publishes one integration event; resolves once the broker has stored it. */
-export type PublishIntegrationEvent = (subject: string, payload: OutboxRecord['event']) => Promise<void>;
+/** Publishes one JSON-encoded integration event under its id; resolves once the broker has stored it. */
+export type PublishIntegrationEvent = (subject: string, eventId: string, payload: string) => Promise<void>;
 
 const PAGE = 500;
 const RETRY_MIN_MS = 100;
@@ -108,7 +108,7 @@ export class OutboxRelay {
         const page = await this.outbox.find({}, { sort: { _id: 1 }, limit: PAGE });
         if (page.length === 0) return;
         // Pipelined on one connection, so the broker receives them in outbox order.
-        const results = await Promise.allSettled(page.map((record) => this.publish(record.subject, record.event)));
+        const results = await Promise.allSettled(page.map((record) => this.publish(record.subject, record.eventId, record.payload)));
         const acknowledged = page.filter((_, i) => results[i]?.status === 'fulfilled');
         const dead = page.flatMap((record, i) => {
           const result = results[i];
@@ -125,7 +125,7 @@ export class OutboxRelay {
           ]);
           this.published += acknowledged.length;
           this.deadLettered += dead.length;
-          for (const { record, reason } of dead) this.logger.error(`integration event ${record.event.id} can never be published (${reason}); kept in ${DEAD_LETTERS_COLLECTION.name}`);
+          for (const { record, reason } of dead) this.logger.error(`integration event ${record.eventId} can never be published (${reason}); kept in ${DEAD_LETTERS_COLLECTION.name}`);
         }
         const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !isPermanentPublishFailure(r.reason));
         if (failed) throw failed.reason;

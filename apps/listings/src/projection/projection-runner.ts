@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { DocumentCollection, DocumentStore, DocumentWrite } from '@immo/document-store';
+import { eventLoopSlice } from '@immo/service-kit';
 import type { AllSubscription, EventStore, RecordedEvent } from '@immo/event-store';
 import type { AdvertDirectory } from './advert-directory';
 import type { AdvertStatesProjection } from './advert-states.projection';
@@ -146,6 +147,8 @@ export class ProjectionRunner {
           await this.serial(() => this.apply(event));
           if (this.uow.size >= BATCH_EVENTS) await this.serial(() => this.commitBatch());
           else this.scheduleCommit();
+          // Buffered events and cached records resolve at once: give requests a turn now and then.
+          await eventLoopSlice.yieldIfDue();
           if (this.stopped) break;
         }
       } catch (error) {

@@ -27,10 +27,16 @@ export interface AdvertFactsRecord extends StoredDocument {
 
 export type AdvertFacts = GroupableAdvert & { propertyId: string | null; expiresAt: string | null };
 
-/** An integration event waiting to be published; `_id` orders the outbox (position, then index). */
+/**
+ * An integration event waiting to be published; `_id` orders the outbox (position, then index).
+ * The event is kept as the JSON text that will be sent: encoded once, when its change is projected,
+ * and stored as one string instead of a deep document the store would encode and decode again.
+ */
 export interface OutboxRecord extends StoredDocument {
   subject: string;
-  event: ListingsIntegrationEvent;
+  eventId: string;
+  /** The `ListingsIntegrationEvent`, JSON-encoded. */
+  payload: string;
 }
 
 /** An integration event the broker refused for good (too large), kept for an operator to see. */

@@ -71,7 +71,16 @@ export interface ProjectionStatusReply {
   /** Whether the answering instance leads ingestion. */
   leadsIngestion: boolean;
   /** The answering process: memory, and its worst event-loop delay since it caught up at start. */
-  process: { rssBytes: number; heapUsedBytes: number; eventLoopDelayMaxMs: number; eventLoopDelayP99Ms: number };
+  process: {
+    rssBytes: number;
+    heapUsedBytes: number;
+    /** V8 heap reserved, used or not. */
+    heapTotalBytes: number;
+    /** Memory held outside the V8 heap by buffers and native objects. */
+    externalBytes: number;
+    eventLoopDelayMaxMs: number;
+    eventLoopDelayP99Ms: number;
+  };
 }
 
 export const rebuildPropertiesRequestSchema = z.object({}).strict();

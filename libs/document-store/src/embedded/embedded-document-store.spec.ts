@@ -6,9 +6,17 @@ import { describeDocumentStoreContract } from '../document-store.contract';
 import { DocumentStoreClosedError, DuplicateKeyError } from '../errors';
 import { GeoQueryError } from '../geo/geo-query';
 import { EmbeddedDocumentStore } from './embedded-document-store';
+import { LmdbPersistence } from './lmdb-persistence';
 
 describeDocumentStoreContract('embedded, in memory', () => new EmbeddedDocumentStore());
-describeDocumentStoreContract('embedded, LMDB', () => new EmbeddedDocumentStore({ dataDir: mkdtempSync(join(tmpdir(), 'document-store-contract-')) }));
+const contractDirs: string[] = [];
+describeDocumentStoreContract('embedded, LMDB', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'document-store-contract-'));
+  contractDirs.push(dataDir);
+  return new EmbeddedDocumentStore({ dataDir });
+});
+// File-level: runs after the contract's own afterAll has closed the store.
+afterAll(() => contractDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 interface Ad extends StoredDocument {
   kind: 'apartment' | 'house';
@@ -417,6 +425,24 @@ describe('embedded document store', () => {
       // The revision guard holds across restarts.
       expect(await reloaded.upsert({ ...ad(1), price: 0 })).toBe('stale');
       await second.close();
+    });
+
+    it('reopens a collection filled by commits from its stored skeletons, without reading its documents', async () => {
+      const first = new EmbeddedDocumentStore({ dataDir });
+      first.collection<Ad>(SPEC);
+      await first.commit(ADS.slice(0, 20).map((doc) => ({ collection: SPEC.name, upsert: doc })));
+      await first.close();
+
+      const documentsRead = jest.spyOn(LmdbPersistence.prototype, 'documents');
+      try {
+        const second = new EmbeddedDocumentStore({ dataDir });
+        const reopened = second.collection<Ad>(SPEC);
+        expect(await reopened.count({ 'city.insee': '75101' })).toBe(ADS.slice(0, 20).filter((a) => a.city.insee === '75101').length);
+        expect(documentsRead).not.toHaveBeenCalled();
+        await second.close();
+      } finally {
+        documentsRead.mockRestore();
+      }
     });
 
     it('stores each write when it resolves, deletes included', async () => {

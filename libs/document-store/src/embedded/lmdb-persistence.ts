@@ -11,7 +11,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { open, type Database, type RootDatabase } from 'lmdb';
+import { open, type Database, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { Packr } from 'msgpackr';
 import type { StoredDocument } from '../document-store.port';
 import type { Skeleton } from './skeleton';
@@ -72,6 +72,11 @@ class EncodedDatabase<V> {
     void this.db.put(key, codec.pack(value));
   }
 
+  /** Outside a transaction: written and flushed before it returns. */
+  putNow(key: string, value: V): void {
+    this.db.putSync(key, codec.pack(value));
+  }
+
   remove(key: string): void {
     void this.db.remove(key);
   }
@@ -98,7 +103,17 @@ export class LmdbPersistence {
     mkdirSync(dataDir, { recursive: true });
     // No compression: measured on property documents (~5 KB), LZ4 doubled the cost of a write
     // (112 µs against 52 µs) and the encoding runs on the event loop; disk is the cheaper resource.
-    return new LmdbPersistence(open({ path: join(dataDir, LMDB_FILE_NAME), compression: false, mapSize: MAP_SIZE_BYTES, maxDbs: MAX_DATABASES }));
+    // No read-ahead: documents are read one at a time at random places of the map; the kernel's
+    // read-ahead would fault in (and count as resident) neighbouring pages nobody asked for.
+    // (`noReadAhead` is read by lmdb's open() but missing from its type declarations.)
+    const options: RootDatabaseOptionsWithPath & { noReadAhead: boolean } = {
+      path: join(dataDir, LMDB_FILE_NAME),
+      compression: false,
+      mapSize: MAP_SIZE_BYTES,
+      maxDbs: MAX_DATABASES,
+      noReadAhead: true,
+    };
+    return new LmdbPersistence(open(options));
   }
 
   /** A fresh copy of the stored document (decoding is the copy). */
@@ -115,8 +130,12 @@ export class LmdbPersistence {
     const db = this.skeletonsOf(collection);
     const loaded = new Map<string, Skeleton>();
     if (meta === undefined) {
-      // Never stored: an empty collection needs nothing rebuilt.
-      return this.bodiesOf(collection).count() === 0 ? loaded : null;
+      // Never stored: an empty collection needs nothing rebuilt. Its paths are recorded now, or
+      // the next start would take the skeletons its commits wrote for stale ones and rebuild them
+      // by reading every document.
+      if (this.bodiesOf(collection).count() > 0) return null;
+      this.meta.putNow(collection, { paths: [...paths] });
+      return loaded;
     }
     if (!samePaths(meta.paths, paths)) return null;
     for (const { key, value } of db.values()) loaded.set(key, value);
