@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { formatTable, summarise, type Row, type Scenario } from '@immo/testing';
 
@@ -20,7 +20,7 @@ function discoverScenarios(): Scenario[] {
 /** `npm run bench [-- name...]`: runs the named scenarios (all by default) and prints one table. */
 async function main(): Promise<void> {
   const all = discoverScenarios();
-  const wanted = process.argv.slice(2);
+  const { wanted, jsonFile } = parseArguments(process.argv.slice(2));
   const selected = wanted.length ? all.filter((s) => wanted.includes(s.name)) : all;
   if (selected.length === 0) {
     process.stderr.write(`No scenario named ${wanted.join(', ')}. Known: ${all.map((s) => s.name).join(', ')}\n`);
@@ -32,6 +32,26 @@ async function main(): Promise<void> {
     rows.push(...summarise(scenario.name, await scenario.run()));
   }
   process.stdout.write(`\n${formatTable(rows)}\n`);
+  // The same rows as JSON (one object per row), so figures can be compared run to run.
+  if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify(rows, null, 2)}\n`);
+}
+
+/** `[scenario...] [--json FILE]`. */
+function parseArguments(args: string[]): { wanted: string[]; jsonFile: string | null } {
+  const wanted: string[] = [];
+  let jsonFile: string | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--json') {
+      jsonFile = args[++i] ?? null;
+      if (!jsonFile) {
+        process.stderr.write('--json needs a file name\n');
+        process.exit(2);
+      }
+    } else if (arg.startsWith('--json=')) jsonFile = arg.slice('--json='.length);
+    else wanted.push(arg);
+  }
+  return { wanted, jsonFile };
 }
 
 main().then(

@@ -402,9 +402,13 @@ describe('listings end to end (ingestion, projection, reads, integration events)
       expect(all.status).toBe(200);
       expect((all.body as Collection<PropertyDocument>)['hydra:member'].length).toBe(Math.min(30, page['hydra:totalItems']));
 
+      // Above 30 is capped, as the original service does; a page below 1 is refused.
       const tooMany = await fixture.get('/documents/properties?itemsPerPage=31');
-      expect(tooMany.status).toBe(400);
-      expect((tooMany.body as Problem).violations?.map((v) => v.propertyPath)).toEqual(['itemsPerPage']);
+      expect(tooMany.status).toBe(200);
+      expect((tooMany.body as Collection<PropertyDocument>)['hydra:member'].length).toBe(Math.min(30, page['hydra:totalItems']));
+      const pageZero = await fixture.get('/documents/properties?page=0');
+      expect(pageZero.status).toBe(400);
+      expect((pageZero.body as Problem).violations?.map((v) => v.propertyPath)).toEqual(['page']);
     });
   });
   it('announces the new property and its adverts on JetStream', async () => {

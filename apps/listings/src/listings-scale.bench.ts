@@ -1,97 +1,20 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { AdvertSnapshot, IngestAdvertsReply, ProjectionStatusReply } from '@immo/contracts';
+import type { ProjectionStatusReply } from '@immo/contracts';
 import { withTemporaryStack, type RunningStack } from '@immo/stack';
 import type { Measurement, Scenario } from '@immo/testing';
-import { generateDataset, type DemoCommune } from '../demo/generate-snapshots';
+import { generateDataset } from '../demo/generate-snapshots';
+import { realCommunes } from '../demo/real-communes';
+import { ingest, rejected, rejections, settled, status } from './bench/stack-ingestion';
 
 const ROOT = resolve(__dirname, '..', '..', '..', '..');
 /** Goods to load; about 0.98 property per good. `SCALE_GOODS` shrinks it for a quick look. */
 const GOODS = Number(process.env['SCALE_GOODS'] ?? 205_000);
 const CHUNK_GOODS = 20_000;
-const BATCH = 1000;
-/** Two batches in flight: the gateway and listings overlap their work, as with several crawlers. */
-const CONCURRENCY = 2;
 /** Two weeks of crawls per good: about 2.3 snapshots and 1.1 adverts per good. */
 const DAYS = 14;
 const MIB = 1024 * 1024;
-
-/**
- * Every current metropolitan commune of at least 1,000 inhabitants (about 10,000), from the same
- * open data the geo service serves, placed at the centre of its extent: 200,000 goods spread over
- * the 37 built-in demo communes would be look-alikes that grouping rightly merges.
- */
-function realCommunes(): DemoCommune[] {
-  interface RawCommune {
-    code: string;
-    nom: string;
-    type: string;
-    zone: string;
-    departement: string;
-    codesPostaux?: string[];
-    population?: number;
-  }
-  const communes = JSON.parse(readFileSync(require.resolve('@etalab/decoupage-administratif/data/communes.json'), 'utf8')) as RawCommune[];
-  const boxes = JSON.parse(readFileSync(require.resolve('@etalab/fr-bounding-boxes/dist/communes.json'), 'utf8')) as { id: string; bbox: [number, number, number, number] }[];
-  const centres = new Map(boxes.map((box) => [box.id.slice(box.id.lastIndexOf(':') + 1), box.bbox]));
-  return communes.flatMap((commune) => {
-    const box = centres.get(commune.code);
-    const zipcode = commune.codesPostaux?.[0];
-    if (commune.type !== 'commune-actuelle' || commune.zone !== 'metro' || !box || !zipcode || (commune.population ?? 0) < 1000) return [];
-    return [{ insee: commune.code, name: commune.nom, zipcode, departmentCode: commune.departement, population: commune.population ?? 0, lat: (box[1] + box[3]) / 2, lon: (box[0] + box[2]) / 2 }];
-  });
-}
-
-async function status(stack: RunningStack): Promise<ProjectionStatusReply> {
-  const response = await fetch(`${stack.baseUrl}/admin/read-models/properties/status`, { headers: { 'X-API-KEY': stack.adminApiKey } });
-  if (!response.ok) throw new Error(`status answered ${response.status}`);
-  return (await response.json()) as ProjectionStatusReply;
-}
-
-/** Until the projection has committed what this instance appended and the outbox is empty. */
-async function settled(stack: RunningStack): Promise<ProjectionStatusReply> {
-  for (;;) {
-    const current = await status(stack);
-    if ((current.checkpoint ?? -1) >= (current.lastAppended ?? 0) && current.outboxPending === 0) return current;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** Snapshots the service refused, by reason: a benchmark that loses some must say so. */
-const rejected = { count: 0, reasons: new Map<string, number>() };
-
-function rejections(): string {
-  if (rejected.count === 0) return 'no snapshot rejected';
-  return `${rejected.count} snapshots rejected (${[...rejected.reasons].map(([reason, n]) => `${n}× ${reason}`).join('; ')})`;
-}
-
-async function ingest(stack: RunningStack, snapshots: AdvertSnapshot[]): Promise<number> {
-  let next = 0;
-  let accepted = 0;
-  const worker = async () => {
-    while (next < snapshots.length) {
-      const batch = snapshots.slice(next, next + BATCH);
-      next += BATCH;
-      const response = await fetch(`${stack.baseUrl}/admin/adverts`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'X-API-KEY': stack.adminApiKey },
-        body: JSON.stringify(batch),
-      });
-      if (!response.ok) throw new Error(`ingestion answered ${response.status}: ${await response.text()}`);
-      const reply = (await response.json()) as IngestAdvertsReply;
-      accepted += reply.accepted;
-      for (const result of reply.results) {
-        if (result.status !== 'rejected') continue;
-        rejected.count++;
-        const message = result.violations[0]?.message ?? '';
-        rejected.reasons.set(message, (rejected.reasons.get(message) ?? 0) + 1);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return accepted;
-}
 
 /** Resident memory of a process from /proc: total, anonymous (heap, buffers) and file-backed (the LMDB map). */
 function residentMemory(pid: number | undefined): { rss: number; anon: number; file: number } {

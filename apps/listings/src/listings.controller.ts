@@ -12,6 +12,7 @@ import {
   type ProjectionStatusReply,
   type PropertyDocument,
 } from '@immo/contracts';
+import { parsePropertyCriteria } from '@immo/property-criteria';
 import { parseRpcPayload } from '@immo/service-kit';
 import { ListingsRuntime } from './listings-runtime';
 import { PropertyQueries } from './queries/property-queries';
@@ -39,7 +40,12 @@ export class ListingsController {
 
   @MessagePattern(LISTINGS_SUBJECTS.listProperties)
   properties(@Payload() payload: unknown): Promise<ListPropertiesReply> {
-    return this.queries.list(parseRpcPayload(listPropertiesRequestSchema, payload));
+    const { query } = parseRpcPayload(listPropertiesRequestSchema, payload);
+    const parsed = parsePropertyCriteria(query);
+    if (!parsed.ok) {
+      throw new RpcException(rpcErrors.badRequest(`Invalid query parameters: ${parsed.violations.map((v) => v.propertyPath).join(', ')}`, parsed.violations));
+    }
+    return this.queries.search(parsed.criteria);
   }
 
   @MessagePattern(LISTINGS_SUBJECTS.projectionStatus)

@@ -59,7 +59,7 @@ export async function settled(fixture: StackFixture, timeoutMs = 60_000): Promis
 export async function allDocuments(fixture: StackFixture): Promise<Map<string, PropertyDocument>> {
   const documents = new Map<string, PropertyDocument>();
   for (let page = 1; ; page++) {
-    const response = await fixture.get(`/documents/properties?itemsPerPage=30&page=${page}`);
+    const response = await fixture.get(`/documents/properties?itemsPerPage=30&withCoherentPrice=false&page=${page}`);
     const members = (response.body as { 'hydra:member': PropertyDocument[] })['hydra:member'];
     for (const document of members) documents.set(document.uuid, document);
     if (members.length < 30) return documents;

@@ -42,7 +42,8 @@ function linkTo(path: string, query: ParsedQuery, page: number): string {
 
 /** The Hydra envelope every collection endpoint answers with (API Platform's layout). */
 export function hydraCollection<T>(input: HydraCollectionInput<T>): HydraCollection<T> {
-  const lastPage = Math.max(1, Math.ceil(input.totalItems / input.itemsPerPage));
+  // itemsPerPage=0 asks for the count alone: one (empty) page.
+  const lastPage = input.itemsPerPage > 0 ? Math.max(1, Math.ceil(input.totalItems / input.itemsPerPage)) : 1;
   const current = linkTo(input.path, input.query, input.page);
   const view: Record<string, string> = {
     '@id': current,

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
   LISTINGS_SUBJECTS,
@@ -8,11 +9,12 @@ import {
   type ListPropertiesReply,
   type PropertyDocument,
 } from '@immo/contracts';
+import { parsePropertyCriteria, searchVariables } from '@immo/property-criteria';
 import { AdminOnly } from '../auth/public.decorator';
 import { BracketQuery } from '../http/bracket-query.decorator';
 import { hydraCollection } from '../http/hydra-collection';
 import { ProblemException } from '../http/problem';
-import { pageParams, validateBody, validateQuery } from '../http/query-params';
+import { validateBody } from '../http/query-params';
 import type { ParsedQuery } from '../http/query-string';
 import { ServiceClient } from '../rpc/service-client';
 import { chunkBySize, mergeReplies } from './ingest-chunks';
@@ -23,7 +25,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // not keep the crawler waiting a minute before it retries.
 const INGEST_TIMEOUT_MS = 15_000;
 
-export const propertiesQuerySchema = z.object(pageParams({ defaultItemsPerPage: 10, maxItemsPerPage: 30 })).strict();
+/** Names the query parameters a request gave that the endpoint does not know. */
+export const IGNORED_PARAMETERS_HEADER = 'X-Ignored-Parameters';
+
+const PROPERTY_SEARCH_MAPPINGS = searchVariables('properties').map((variable) => ({ variable, property: null, required: false }));
 
 export const ingestBodySchema = z.union(
   [
@@ -42,21 +47,24 @@ export class ListingsController {
   constructor(private readonly services: ServiceClient) {}
 
   @Get('documents/properties')
-  async properties(@BracketQuery() query: ParsedQuery) {
-    const params = validateQuery(propertiesQuerySchema, query);
-    const result = await this.services.request<ListPropertiesReply>(LISTINGS_SUBJECTS.listProperties, params);
+  async properties(@BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply) {
+    const parsed = parsePropertyCriteria(query);
+    if (!parsed.ok) {
+      throw ProblemException.badRequest(`Invalid query parameters: ${parsed.violations.map((v) => v.propertyPath).join(', ')}`, parsed.violations);
+    }
+    // Unknown parameters are ignored (as API Platform does), but named: a misspelt filter that
+    // silently widens a search is what clients of the original service complain about.
+    if (parsed.ignored.length > 0) void reply.header(IGNORED_PARAMETERS_HEADER, parsed.ignored.join(', '));
+    const result = await this.services.request<ListPropertiesReply>(LISTINGS_SUBJECTS.listProperties, { query });
     return hydraCollection({
       context: PROPERTY_DOCUMENT_CONTEXT,
       path: '/documents/properties',
       query,
       members: result.items,
       totalItems: result.totalItems,
-      page: params.page,
-      itemsPerPage: params.itemsPerPage,
-      mappings: [
-        { variable: 'page', property: null, required: false },
-        { variable: 'itemsPerPage', property: null, required: false },
-      ],
+      page: parsed.criteria.page,
+      itemsPerPage: parsed.criteria.itemsPerPage,
+      mappings: PROPERTY_SEARCH_MAPPINGS,
     });
   }
 

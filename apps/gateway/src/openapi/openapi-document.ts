@@ -1,5 +1,24 @@
 import { z } from 'zod';
 
+/**
+ * A query parameter described by whoever validates it, for routes whose query is not a zod schema
+ * (`/documents/properties` is read by the criteria library, which describes its own parameters).
+ */
+export interface QueryParameterSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the value. */
+  schema: Record<string, unknown>;
+  style?: 'deepObject';
+  explode?: boolean;
+}
+
+export interface ResponseSpec {
+  description: string;
+  /** Response headers by name. */
+  headers?: Record<string, { description: string; schema?: Record<string, unknown> }>;
+}
+
 export interface OperationSpec {
   method: 'get' | 'post' | 'delete';
   path: string;
@@ -8,9 +27,12 @@ export interface OperationSpec {
   tag: string;
   /** Query schema as validated by the gateway; each top-level key becomes a parameter. */
   query?: z.ZodType;
+  /** Query parameters listed as given; one named like a `query` key replaces it. All are optional. */
+  parameters?: QueryParameterSpec[];
   pathParams?: Record<string, string>;
   body?: { description: string; schema?: z.ZodType; example?: unknown };
-  responses: Record<string, string>;
+  /** By status: the description, or the description with response headers. */
+  responses: Record<string, string | ResponseSpec>;
   /** Health routes need no key. */
   public?: boolean;
 }
@@ -29,6 +51,12 @@ function objectShape(schema: z.ZodType): Record<string, z.ZodType> {
 
 function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
   return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+}
+
+function responseHeaders(headers: NonNullable<ResponseSpec['headers']>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, header]) => [name, { description: header.description, schema: header.schema ?? { type: 'string' } }]),
+  );
 }
 
 const PROBLEM_SCHEMA = {
@@ -58,11 +86,12 @@ export function buildOpenApiDocument(operations: OperationSpec[], info: { versio
     for (const [name, description] of Object.entries(op.pathParams ?? {})) {
       parameters.push({ name, in: 'path', required: true, description, schema: { type: 'string' } });
     }
+    const queryParameters = new Map<string, Record<string, unknown>>();
     if (op.query) {
       for (const [name, schema] of Object.entries(objectShape(op.query))) {
         const json = jsonSchemaOf(schema);
         const isObject = json['type'] === 'object' || json['type'] === 'array';
-        parameters.push({
+        queryParameters.set(name, {
           name,
           in: 'query',
           required: !schema.safeParse(undefined).success,
@@ -71,11 +100,25 @@ export function buildOpenApiDocument(operations: OperationSpec[], info: { versio
         });
       }
     }
+    for (const parameter of op.parameters ?? []) {
+      queryParameters.set(parameter.name, {
+        name: parameter.name,
+        in: 'query',
+        required: false,
+        description: parameter.description,
+        schema: parameter.schema,
+        ...(parameter.style ? { style: parameter.style } : {}),
+        ...(parameter.explode !== undefined ? { explode: parameter.explode } : {}),
+      });
+    }
+    parameters.push(...queryParameters.values());
     const responses: Record<string, unknown> = {};
-    for (const [status, description] of Object.entries(op.responses)) {
-      responses[status] = Number(status) >= 400
-        ? { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } }
-        : { description, content: { 'application/ld+json': { schema: { type: 'object' } } } };
+    for (const [status, response] of Object.entries(op.responses)) {
+      const { description, headers }: ResponseSpec = typeof response === 'string' ? { description: response } : response;
+      const content = Number(status) >= 400
+        ? { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } }
+        : { 'application/ld+json': { schema: { type: 'object' } } };
+      responses[status] = { description, ...(headers ? { headers: responseHeaders(headers) } : {}), content };
     }
     if (!op.public) responses['401'] ??= { description: 'Missing or unknown X-API-KEY', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
     const openApiPath = op.path.replace(/:([a-zA-Z]+)/g, '{$1}');

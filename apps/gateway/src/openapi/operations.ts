@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_INGEST_BATCH, MAX_POI_RADIUS_KM } from '@immo/contracts';
-import { propertiesQuerySchema } from '../listings/listings.controller';
+import { DEFAULT_ITEMS_PER_PAGE, DEFAULT_ORDER, MAX_ITEMS_PER_PAGE, describeParameters } from '@immo/property-criteria';
+import { IGNORED_PARAMETERS_HEADER } from '../listings/listings.controller';
 import { autocompleteQuerySchema, citiesQuerySchema, pointsOfInterestQuerySchema } from '../geo/geo-query-schemas';
 import type { OperationSpec } from './openapi-document';
 
 const problems = { '400': 'Invalid parameters; `violations` names each one' };
+
+const DEFAULT_ORDER_TEXT = DEFAULT_ORDER.map((clause) => `order[${clause.field}]=${clause.direction}`).join('&');
 
 /** The documented snapshot example ships with the contracts (its `$comment` explains the fields). */
 function snapshotExample(): unknown {
@@ -78,10 +81,37 @@ export const API_OPERATIONS: OperationSpec[] = [
     method: 'get',
     path: '/documents/properties',
     tag: 'properties',
-    summary: 'Property documents, newest first',
-    description: 'Each property groups the adverts of one good. `itemsPerPage` defaults to 10, at most 30.',
-    query: propertiesQuerySchema,
-    responses: { '200': 'Hydra collection of PropertyDocument', ...problems },
+    summary: 'Search property documents (newest first unless ordered otherwise)',
+    description:
+      'Each property groups the adverts of one good. Filters combine with AND: property figures and dates, advert-level ' +
+      'filters (one advert must satisfy all of them together), source sites, price and surface changes, places (included ' +
+      'cities, departments, INSEE codes and postal codes form one union; excluded ones always remove), a radius or drawn ' +
+      'shapes, and full-text `expressions`. Every bound is inclusive; an absent or empty parameter filters nothing; a single ' +
+      'value counts as a one-item list; booleans are `true`/`false` or `1`/`0`. Properties whose price per m² is implausible ' +
+      'are left out unless `withCoherentPrice=false`.\n\n' +
+      `Order: \`order[<field>]=asc|desc\`, several keys in the order written, default \`${DEFAULT_ORDER_TEXT}\`; missing values ` +
+      `come last, ties by property uuid. Paging: \`page\` from 1, \`itemsPerPage\` default ${DEFAULT_ITEMS_PER_PAGE.properties}, ` +
+      `capped at ${MAX_ITEMS_PER_PAGE}, \`0\` for the count only.\n\n` +
+      'The answer is a Hydra collection: `hydra:member` holds the page of PropertyDocument, `hydra:totalItems` is the exact ' +
+      'number of matching properties over all pages, `hydra:view` links the first, last, previous and next pages, and ' +
+      '`hydra:search` is the IRI template of every parameter below.\n\n' +
+      'A bad value is refused with 400, `violations` naming each bad parameter as written (`propertyTypes[1]`). An unknown ' +
+      `parameter is not an error: it is ignored and named in the \`${IGNORED_PARAMETERS_HEADER}\` response header.`,
+    parameters: describeParameters('properties'),
+    responses: {
+      '200': {
+        description: 'Hydra collection of PropertyDocument',
+        headers: {
+          [IGNORED_PARAMETERS_HEADER]: {
+            description:
+              'Comma-separated names of the query parameters this endpoint does not read (top-level names, and ' +
+              '`order[<key>]` for a field it does not sort by); they were ignored. Absent when every parameter was read.',
+            schema: { type: 'string', examples: ['colour, order[rooms]'] },
+          },
+        },
+      },
+      ...problems,
+    },
   },
   {
     method: 'get',

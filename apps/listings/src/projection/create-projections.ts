@@ -8,11 +8,15 @@ import { IntegrationOutboxProjection } from './integration-outbox.projection';
 import { OutboxRelay, type PublishIntegrationEvent } from './outbox-relay';
 import { ProjectionRunner } from './projection-runner';
 import { PropertyDocumentsProjection } from './property-documents.projection';
+import { SearchIndexProjection } from './search-index.projection';
+import { PropertySearchIndex } from '../search/property-search-index';
 
 export interface ListingsProjections {
   directory: AdvertDirectory;
   runner: ProjectionRunner;
   relay: OutboxRelay;
+  /** Held in memory, current as of the last committed batch. */
+  searchIndex: PropertySearchIndex;
 }
 
 /** The listings projections over one event store and one document store, and their outbox relay. */
@@ -26,6 +30,7 @@ export function createListingsProjections(deps: {
   const directory = new AdvertDirectory(new PropertyMatcher());
   const advertStates = new AdvertStatesProjection(store, directory);
   const relay = new OutboxRelay(store, publish);
+  const searchIndex = new PropertySearchIndex();
   const runner: ProjectionRunner = new ProjectionRunner({
     eventStore,
     store,
@@ -33,7 +38,8 @@ export function createListingsProjections(deps: {
     advertStates,
     propertyDocuments: new PropertyDocumentsProjection(store, advertStates, geo, (): boolean => runner.stopping),
     outbox: new IntegrationOutboxProjection(store),
+    searchIndex: new SearchIndexProjection(store, searchIndex),
     onOutboxWritten: () => relay.kick(),
   });
-  return { directory, runner, relay };
+  return { directory, runner, relay, searchIndex };
 }

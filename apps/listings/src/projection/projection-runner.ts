@@ -6,11 +6,13 @@ import type { AdvertDirectory } from './advert-directory';
 import type { AdvertStatesProjection } from './advert-states.projection';
 import type { IntegrationOutboxProjection } from './integration-outbox.projection';
 import type { PropertyDocumentsProjection } from './property-documents.projection';
+import type { SearchIndexProjection } from './search-index.projection';
 import {
   ADVERT_FACTS_COLLECTION,
   ADVERTS_COLLECTION,
   CHECKPOINTS_COLLECTION,
   PROPERTIES_COLLECTION,
+  SEARCH_ROWS_COLLECTION,
   type AdvertFactsRecord,
   type CheckpointRecord,
 } from './read-models';
@@ -33,6 +35,7 @@ export interface ProjectionRunnerDependencies {
   advertStates: AdvertStatesProjection;
   propertyDocuments: PropertyDocumentsProjection;
   outbox: IntegrationOutboxProjection;
+  searchIndex: SearchIndexProjection;
   /** Called after each commit that added integration events to the outbox. */
   onOutboxWritten: () => void;
 }
@@ -66,7 +69,7 @@ export class ProjectionRunner {
   private readonly names: readonly string[];
 
   constructor(private readonly deps: ProjectionRunnerDependencies) {
-    this.names = [deps.advertStates.name, deps.propertyDocuments.name, deps.outbox.name];
+    this.names = [deps.advertStates.name, deps.propertyDocuments.name, deps.outbox.name, deps.searchIndex.name];
     this.checkpointRecords = deps.store.collection<CheckpointRecord>(CHECKPOINTS_COLLECTION);
     this.uow = new UnitOfWork(deps.store, this.cache);
   }
@@ -96,7 +99,8 @@ export class ProjectionRunner {
     this.applied = from;
     this.committed = from;
     await this.deps.directory.load(this.deps.store.collection<AdvertFactsRecord>(ADVERT_FACTS_COLLECTION));
-    this.logger.log(`starting after position ${from ?? 'none'} with ${this.deps.directory.size} adverts`);
+    const indexed = await this.deps.searchIndex.load();
+    this.logger.log(`starting after position ${from ?? 'none'} with ${this.deps.directory.size} adverts and ${indexed} properties indexed`);
     this.follow(from);
   }
 
@@ -119,12 +123,13 @@ export class ProjectionRunner {
     const { store } = this.deps;
     // One transaction: a crash during the rebuild never leaves checkpoints over dropped documents.
     const writes: DocumentWrite[] = [];
-    for (const spec of [ADVERTS_COLLECTION, ADVERT_FACTS_COLLECTION, PROPERTIES_COLLECTION]) {
+    for (const spec of [ADVERTS_COLLECTION, ADVERT_FACTS_COLLECTION, PROPERTIES_COLLECTION, SEARCH_ROWS_COLLECTION]) {
       for (const { _id } of await store.collection(spec).find({}, { projection: { _id: 1 } })) writes.push({ collection: spec.name, deleteId: _id });
     }
-    for (const name of [this.deps.advertStates.name, this.deps.propertyDocuments.name]) writes.push({ collection: CHECKPOINTS_COLLECTION.name, deleteId: name });
+    for (const name of [this.deps.advertStates.name, this.deps.propertyDocuments.name, this.deps.searchIndex.name]) writes.push({ collection: CHECKPOINTS_COLLECTION.name, deleteId: name });
     await store.commit(writes);
     this.deps.directory.clear();
+    this.deps.searchIndex.clear();
     this.cache.clear();
     this.logger.log('read models dropped; replaying the event log');
     await this.start();
@@ -174,13 +179,18 @@ export class ProjectionRunner {
 
   private async apply(event: RecordedEvent): Promise<void> {
     if (this.applied !== null && event.position <= this.applied) return;
-    const { advertStates, propertyDocuments, outbox } = this.deps;
+    const { advertStates, propertyDocuments, outbox, searchIndex } = this.deps;
     const uow = this.uow;
     if (advertStates.handles(event) && this.runs(advertStates.name, event.position)) {
       const change = await advertStates.apply(event, uow);
       if (change) {
         const property = this.runs(propertyDocuments.name, event.position) ? await propertyDocuments.apply(change, uow) : null;
         if (this.runs(outbox.name, event.position) && outbox.apply(change, property, uow) > 0) this.outboxWritten = true;
+        if (this.runs(searchIndex.name, event.position)) {
+          // Behind the documents (a search index added later): its rows follow the stored documents.
+          const current = property ?? (await propertyDocuments.currentChange(change, uow));
+          if (current) searchIndex.apply(current, event.position, uow);
+        }
       }
     }
     for (const name of this.names) {

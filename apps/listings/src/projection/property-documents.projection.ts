@@ -50,6 +50,14 @@ export class PropertyDocumentsProjection {
     return { propertyId, before: before?.document ?? null, after: document };
   }
 
+  /** The stored document of the changed advert's property, as a change (when this projection is ahead). */
+  async currentChange(change: AdvertChange, uow: UnitOfWork): Promise<PropertyChange | null> {
+    const propertyId = change.next.propertyId;
+    if (propertyId === null) return null;
+    const record = await uow.read<PropertyRecord>(PROPERTIES_COLLECTION.name, propertyId, (id) => this.properties.findById(id));
+    return record ? { propertyId, before: record.document, after: record.document } : null;
+  }
+
   private async buildDocument(propertyId: string, adverts: AdvertState[]): Promise<PropertyDocument> {
     const lead = leadAdvertOf(adverts);
     const insee = lead?.commune.insee ?? null;

@@ -1,6 +1,7 @@
 import type { CollectionSpec, StoredDocument } from '@immo/document-store';
 import type { ListingsIntegrationEvent, PropertyDocument } from '@immo/contracts';
 import type { AdvertState, GroupableAdvert } from '../domain';
+import type { SearchRow } from '../search/search-row';
 
 /** One advert's folded state; `revision` is its stream revision. */
 export interface AdvertRecord extends StoredDocument {
@@ -44,6 +45,11 @@ export interface DeadLetterRecord extends OutboxRecord {
   reason: string;
 }
 
+/** The search row of one property (see `SearchIndexProjection`). */
+export interface SearchRowRecord extends StoredDocument {
+  row: SearchRow;
+}
+
 export interface CheckpointRecord extends StoredDocument {
   position: number | null;
 }
@@ -67,6 +73,12 @@ export const PROPERTIES_COLLECTION: CollectionSpec = {
 export const ADVERT_FACTS_COLLECTION: CollectionSpec = {
   name: 'listings_advert_facts',
   // Read whole at start (grouping candidates, expiry schedule); never queried by field.
+  indexes: [],
+};
+
+export const SEARCH_ROWS_COLLECTION: CollectionSpec = {
+  name: 'listings_search_rows',
+  // Read whole at start to fill the in-memory search index; never queried by field.
   indexes: [],
 };
 

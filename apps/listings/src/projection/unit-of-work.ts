@@ -39,6 +39,7 @@ export class UnitOfWork {
   private readonly checkpoints = new Map<string, number>();
   /** Adverts written in this batch, by property, since the store's index does not see them yet. */
   private readonly members = new Map<string, Set<string>>();
+  private readonly committed: (() => void)[] = [];
   events = 0;
 
   constructor(
@@ -79,6 +80,11 @@ export class UnitOfWork {
     return this.members.get(propertyId) ?? EMPTY;
   }
 
+  /** Runs once the batch is committed (in-memory views that must not show uncommitted changes). */
+  afterCommit(effect: () => void): void {
+    this.committed.push(effect);
+  }
+
   checkpoint(projection: string, position: number): void {
     this.checkpoints.set(projection, position);
   }
@@ -95,6 +101,7 @@ export class UnitOfWork {
       writes.push({ collection: checkpointCollection, upsert: { _id: name, revision: position, position } as StoredDocument });
     }
     if (writes.length > 0) await this.store.commit(writes);
+    for (const effect of this.committed) effect();
   }
 }
 

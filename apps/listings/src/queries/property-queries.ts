@@ -1,12 +1,20 @@
 import type { DocumentCollection, DocumentStore } from '@immo/document-store';
 import type { ListPropertiesReply, PropertyDocument } from '@immo/contracts';
+import type { PropertyCriteria } from '@immo/property-criteria';
 import { PROPERTIES_COLLECTION, type PropertyRecord } from '../projection/read-models';
+import type { PropertySearchIndex } from '../search/property-search-index';
 
-/** Reads of the property read model; filters come with the search issue. */
+/**
+ * Reads of the property read model: searches run on the in-memory index, which names the page's
+ * properties; their documents are then read by id from the store.
+ */
 export class PropertyQueries {
   private readonly properties: DocumentCollection<PropertyRecord>;
 
-  constructor(store: DocumentStore) {
+  constructor(
+    store: DocumentStore,
+    private readonly index: PropertySearchIndex,
+  ) {
     this.properties = store.collection<PropertyRecord>(PROPERTIES_COLLECTION);
   }
 
@@ -18,11 +26,10 @@ export class PropertyQueries {
     return this.properties.count({});
   }
 
-  async list(query: { page: number; itemsPerPage: number }): Promise<ListPropertiesReply> {
-    const [records, totalItems] = await Promise.all([
-      this.properties.find({}, { sort: { createdAtMs: -1, _id: 1 }, skip: (query.page - 1) * query.itemsPerPage, limit: query.itemsPerPage }),
-      this.properties.count({}),
-    ]);
-    return { items: records.map((record) => record.document), totalItems };
+  async search(criteria: PropertyCriteria): Promise<ListPropertiesReply> {
+    const { total, ids } = this.index.search(criteria);
+    const documents = await Promise.all(ids.map((id) => this.byId(id)));
+    // A document is committed before its row reaches the index, so every id has its document.
+    return { items: documents.filter((doc): doc is PropertyDocument => doc !== null), totalItems: total };
   }
 }

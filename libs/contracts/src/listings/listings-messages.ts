@@ -45,12 +45,12 @@ export const uuidSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}
 
 export const getPropertyRequestSchema = z.object({ id: uuidSchema }).strict();
 
-export const listPropertiesRequestSchema = z
-  .object({
-    page: z.number().int().min(1).default(1),
-    itemsPerPage: z.number().int().min(1).max(30).default(10),
-  })
-  .strict();
+/**
+ * The query of `GET /documents/properties` as the gateway parsed it (bracket notation into nested
+ * objects). The listings service validates it with the same criteria library as the gateway, so a
+ * NATS client gets the same answers as an HTTP one.
+ */
+export const listPropertiesRequestSchema = z.object({ query: z.record(z.string(), z.unknown()) }).strict();
 
 export interface ListPropertiesReply {
   items: PropertyDocument[];

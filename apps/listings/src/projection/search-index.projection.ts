@@ -1,0 +1,45 @@
+import type { DocumentStore } from '@immo/document-store';
+import { searchRowOf, type SearchRow } from '../search/search-row';
+import type { PropertySearchIndex } from '../search/property-search-index';
+import type { PropertyChange } from './property-documents.projection';
+import { SEARCH_ROWS_COLLECTION, type SearchRowRecord } from './read-models';
+import type { UnitOfWork } from './unit-of-work';
+
+/**
+ * The property search index: the compact search row of every property document, stored beside the
+ * documents (`listings_search_rows`, same commit) and held in memory by `PropertySearchIndex`.
+ * The stored rows let a restart load the index without decoding every document; the in-memory
+ * index changes only once the batch is committed, so a query never sees a change a crash could
+ * take back.
+ */
+export class SearchIndexProjection {
+  static readonly NAME = 'search-index';
+  readonly name = SearchIndexProjection.NAME;
+
+  constructor(
+    private readonly store: DocumentStore,
+    readonly index: PropertySearchIndex,
+  ) {
+    store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION);
+  }
+
+  apply(change: PropertyChange, position: number, uow: UnitOfWork): void {
+    const row = searchRowOf(change.after);
+    uow.put(SEARCH_ROWS_COLLECTION.name, { _id: change.propertyId, revision: position, row } as SearchRowRecord);
+    uow.afterCommit(() => this.index.upsert(row));
+  }
+
+  /** Fills the index from the stored rows (at start, before following the log). */
+  async load(): Promise<number> {
+    let loaded = 0;
+    for (const record of await this.store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION).find({})) {
+      this.index.upsert(record.row as SearchRow);
+      loaded++;
+    }
+    return loaded;
+  }
+
+  clear(): void {
+    this.index.clear();
+  }
+}

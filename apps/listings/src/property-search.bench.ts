@@ -1,0 +1,166 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { EmbeddedDocumentStore } from '@immo/document-store';
+import { parsePropertyCriteria } from '@immo/property-criteria';
+import { withTemporaryStack, type RunningStack } from '@immo/stack';
+import type { Measurement, Scenario } from '@immo/testing';
+import { parseQueryString } from '../../gateway/src/http/query-string';
+import { generateDataset } from '../demo/generate-snapshots';
+import { realCommunes } from '../demo/real-communes';
+import { ingest, rejections, settled } from './bench/stack-ingestion';
+import { SEARCH_ROWS_COLLECTION, type SearchRowRecord } from './projection/read-models';
+import { PropertySearchIndex } from './search/property-search-index';
+
+const ROOT = resolve(__dirname, '..', '..', '..', '..');
+/** Goods to load (~0.98 property each); `SEARCH_GOODS` shrinks it for a quick look. */
+const GOODS = Number(process.env['SEARCH_GOODS'] ?? 205_000);
+const CHUNK_GOODS = 20_000;
+/** Four days of crawls: recrawls, price and surface events, without the full history's load time. */
+const DAYS = 4;
+const CONCURRENCY = 8;
+const REQUESTS = Number(process.env['SEARCH_REQUESTS'] ?? 4000);
+const IN_PROCESS_ROUNDS = 50;
+const MIB = 1024 * 1024;
+
+/**
+ * Twenty queries an API client would send: a city and a type under a budget, a department by
+ * price, a radius, words, price drops, deep pages, several sorts. City ids are INSEE codes read as
+ * numbers (as the geo service builds them), department ids their codes.
+ */
+const QUERY_MIX: readonly string[] = [
+  'transactionType=0&propertyTypes[]=0&includedCities[]=/cities/75056&budgetMax=600000',
+  'transactionType=0&propertyTypes[]=1&includedDepartments[]=/departments/33&surfaceMin=90&order[price]=asc',
+  'transactionType=1&propertyTypes[]=0&lat=45.764&lon=4.8357&radius=10&roomMin=2',
+  'transactionType=0&expressions[0][0][word]=terrasse&expressions[0][1][word]=piscine',
+  'transactionType=0&eventPriceVariationMax=-3',
+  'transactionType=0&propertyTypes[]=0&page=40',
+  '',
+  'transactionType=1&includedCities[]=/cities/13055&order[pricePerMeter]=asc',
+  'transactionType=0&includedDepartments[]=/departments/59&includedDepartments[]=/departments/62&roomMin=3&roomMax=5',
+  'transactionType=0&propertyTypes[]=0&propertyTypes[]=1&budgetMin=150000&budgetMax=300000&order[surface]=desc',
+  'transactionType=0&expressions[0][0][word]=jardin&expressions[0][1][word]=cave&expressions[0][1][options][includes]=false',
+  'transactionType=0&includedInseeCodes[]=31555&order[createdAt]=asc',
+  'transactionType=1&includedZipcodes[]=44000&furnished=true',
+  'transactionType=0&energyCategories[]=A&energyCategories[]=B&order[price]=desc',
+  'transactionType=0&publisherTypes[]=0&includedDepartments[]=/departments/6',
+  'transactionType=0&lat=43.6045&lon=1.444&radius=25&propertyTypes[]=1&landSurfaceMin=500',
+  'transactionType=0&expired=false&fromDate=2026-01-05&sortMode=advert',
+  'transactionType=1&propertyTypes[]=0&bedroomMin=2&page=5&itemsPerPage=30',
+  'transactionType=0&pricePerMeterMin=2000&pricePerMeterMax=5000&order[updatedAt]=desc',
+  'transactionType=0&includedDepartments[]=/departments/75&itemsPerPage=0',
+];
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+async function timedGet(stack: RunningStack, path: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`${stack.baseUrl}${path}`, { headers: { 'X-API-KEY': stack.apiKey } });
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+  return performance.now() - started;
+}
+
+/** `requests` GETs over `paths` round robin, `CONCURRENCY` at a time. */
+async function loadRun(stack: RunningStack, paths: readonly string[], requests: number): Promise<{ samples: number[]; wallMs: number }> {
+  const samples: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < requests) {
+        const path = paths[next++ % paths.length] as string;
+        samples.push(await timedGet(stack, path));
+      }
+    }),
+  );
+  return { samples, wallMs: performance.now() - started };
+}
+
+function residentMiB(pid: number | undefined): string {
+  if (pid === undefined) return '?';
+  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return `RSS ${(kib('VmRSS') / 1024).toFixed(0)} MiB (anon ${(kib('RssAnon') / 1024).toFixed(0)} MiB)`;
+}
+
+/** The same rows the listings service loads, in this process: the in-process baseline and the index's cost. */
+async function inProcessIndex(dataDir: string): Promise<{ index: PropertySearchIndex; buildMs: number }> {
+  const store = new EmbeddedDocumentStore({ dataDir: join(dataDir, 'listings', 'read-models') });
+  try {
+    const records = await store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION).find({});
+    const started = performance.now();
+    const index = new PropertySearchIndex();
+    for (const record of records) index.upsert(record.row);
+    return { index, buildMs: performance.now() - started };
+  } finally {
+    await store.close();
+  }
+}
+
+const scenario: Scenario = {
+  name: 'property-search',
+  description: `load ${GOODS} goods (~${Math.round(GOODS * 0.98)} properties), then ${REQUESTS} GET /documents/properties of a 20-query mix at concurrency ${CONCURRENCY}; targets p50 ≤ 15 ms, p99 ≤ 50 ms, ≥ 400 req/s`,
+  run: () =>
+    withTemporaryStack(ROOT, async (stack) => {
+      const communes = realCommunes();
+      const loadStarted = performance.now();
+      for (let first = 0, chunk = 0; first < GOODS; first += CHUNK_GOODS, chunk++) {
+        const { snapshots } = generateDataset({ seed: 2000 + chunk, goods: Math.min(CHUNK_GOODS, GOODS - first), days: DAYS, multiPublisherShare: 0.25, communes });
+        await ingest(stack, snapshots);
+        process.stderr.write(`  loaded ${Math.min(first + CHUNK_GOODS, GOODS)} goods\n`);
+      }
+      const loaded = await settled(stack);
+      const loadMs = performance.now() - loadStarted;
+      const disk = Number(execFileSync('du', ['-sb', join(stack.dataDir, 'listings')], { encoding: 'utf8' }).split('\t')[0]);
+      const paths = QUERY_MIX.map((query) => `/documents/properties${query ? `?${query}` : ''}`);
+      for (const path of paths) await timedGet(stack, path);
+
+      const mix = await loadRun(stack, paths, REQUESTS);
+      const sorted = [...mix.samples].sort((a, b) => a - b);
+
+      const { index, buildMs } = await inProcessIndex(stack.dataDir);
+      const criteria = QUERY_MIX.map((query) => {
+        const parsed = parsePropertyCriteria(parseQueryString(query));
+        if (!parsed.ok) throw new Error(`query "${query}" is invalid: ${JSON.stringify(parsed.violations)}`);
+        return parsed.criteria;
+      });
+      const inProcess: number[] = [];
+      for (let round = 0; round < IN_PROCESS_ROUNDS; round++) {
+        for (const c of criteria) {
+          const started = performance.now();
+          index.search(c);
+          inProcess.push(performance.now() - started);
+        }
+      }
+      const inProcessSorted = [...inProcess].sort((a, b) => a - b);
+      const ratio = percentile(sorted, 50) / percentile(inProcessSorted, 50);
+
+      return [
+        {
+          label: `load ${loaded.properties} properties`,
+          samplesMs: [loadMs],
+          wallMs: loadMs,
+          notes: `${rejections()}; listings ${residentMiB(stack.pids['listings'])}; listings data on disk ${(disk / MIB).toFixed(0)} MiB`,
+        },
+        {
+          label: `gateway query mix, concurrency ${CONCURRENCY}`,
+          samplesMs: mix.samples,
+          wallMs: mix.wallMs,
+          operations: mix.samples.length,
+          notes: `p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms; gateway+NATS ${ratio.toFixed(1)}× the in-process median`,
+        },
+        {
+          label: 'same queries in process (index only)',
+          samplesMs: inProcess,
+          wallMs: inProcess.reduce((a, b) => a + b, 0),
+          operations: inProcess.length,
+          notes: `index of ${index.size} properties: ~${(index.memoryBytes() / MIB).toFixed(0)} MiB, built from stored rows in ${buildMs.toFixed(0)} ms`,
+        },
+      ] satisfies Measurement[];
+    }),
+};
+
+export const benchScenarios: Scenario[] = [scenario];

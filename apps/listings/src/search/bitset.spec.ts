@@ -1,0 +1,75 @@
+import fc from 'fast-check';
+import { Bitset } from './bitset';
+
+const members = fc.uniqueArray(fc.integer({ min: 0, max: 300 }), { maxLength: 60 });
+const sorted = (values: Iterable<number>): number[] => [...values].sort((a, b) => a - b);
+
+describe('Bitset', () => {
+  it('adds, deletes and answers membership, growing past its capacity', () => {
+    const set = new Bitset(10);
+    set.add(3);
+    set.add(31);
+    set.add(32);
+    set.add(1000);
+    set.delete(31);
+    set.delete(5000);
+    expect(set.has(3)).toBe(true);
+    expect(set.has(31)).toBe(false);
+    expect(set.has(1000)).toBe(true);
+    expect(set.has(100_000)).toBe(false);
+    expect(set.toArray()).toEqual([3, 32, 1000]);
+    expect(set.count()).toBe(3);
+  });
+
+  it('counts and lists the high bit of a word', () => {
+    const set = Bitset.of([31, 63, 0]);
+    expect(set.count()).toBe(3);
+    expect(set.toArray()).toEqual([0, 31, 63]);
+  });
+
+  it('combines like sets do, whatever the lengths of the two', () => {
+    fc.assert(
+      fc.property(members, members, (a, b) => {
+        const left = Bitset.of(a);
+        const right = Bitset.of(b);
+        const inB = new Set(b);
+        expect(left.clone().and(right).toArray()).toEqual(sorted(a.filter((x) => inB.has(x))));
+        expect(left.clone().or(right).toArray()).toEqual(sorted(new Set([...a, ...b])));
+        expect(left.clone().andNot(right).toArray()).toEqual(sorted(a.filter((x) => !inB.has(x))));
+        expect(left.count()).toBe(a.length);
+        expect(left.isEmpty()).toBe(a.length === 0);
+      }),
+    );
+  });
+
+  it('retains the members a predicate accepts', () => {
+    fc.assert(
+      fc.property(members, (a) => {
+        const set = Bitset.of(a).retain((bit) => bit % 3 === 0);
+        expect(set.toArray()).toEqual(sorted(a.filter((x) => x % 3 === 0)));
+      }),
+    );
+  });
+
+  it('leaves the original untouched when a clone changes', () => {
+    const original = Bitset.of([1, 2, 3]);
+    const copy = original.clone();
+    copy.delete(2);
+    copy.add(4);
+    expect(original.toArray()).toEqual([1, 2, 3]);
+    expect(copy.toArray()).toEqual([1, 3, 4]);
+  });
+});
+
+describe('Bitset.trim', () => {
+  it('drops empty trailing words and keeps every member', () => {
+    const set = Bitset.of([3, 40, 5000]);
+    set.delete(5000);
+    const before = set.byteLength;
+    set.trim();
+    expect(set.byteLength).toBeLessThan(before);
+    expect(set.toArray()).toEqual([3, 40]);
+    set.add(7000);
+    expect(set.toArray()).toEqual([3, 40, 7000]);
+  });
+});

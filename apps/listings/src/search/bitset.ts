@@ -1,0 +1,146 @@
+/**
+ * A set of document numbers as one bit each. At 200,000 documents a set is 25 KB whatever it
+ * holds, and intersections, unions and differences run a word (32 documents) at a time, which is
+ * what lets a query combine a dozen filters in microseconds before reading any column.
+ *
+ * A missing word counts as zero, so sets of different lengths combine: a flag set only grows as
+ * far as its highest document.
+ */
+import { resized } from './typed-arrays';
+
+export class Bitset {
+  private words: Uint32Array;
+
+  constructor(capacity = 0) {
+    this.words = new Uint32Array((capacity + 31) >>> 5);
+  }
+
+  /** Numbers below this fit without growing. */
+  get capacity(): number {
+    return this.words.length << 5;
+  }
+
+  get byteLength(): number {
+    return this.words.byteLength;
+  }
+
+  has(bit: number): boolean {
+    const word = this.words[bit >>> 5];
+    return word !== undefined && (word & (1 << (bit & 31))) !== 0;
+  }
+
+  add(bit: number): void {
+    const index = bit >>> 5;
+    if (index >= this.words.length) this.words = resized(this.words, Math.max(index + 1, this.words.length * 2));
+    (this.words[index] as number) |= 1 << (bit & 31);
+  }
+
+  delete(bit: number): void {
+    const index = bit >>> 5;
+    if (index < this.words.length) (this.words[index] as number) &= ~(1 << (bit & 31));
+  }
+
+  clear(): void {
+    this.words.fill(0);
+  }
+
+  /** Drops the words past the highest member, which growth by doubling leaves behind. */
+  trim(): void {
+    let length = this.words.length;
+    while (length > 0 && this.words[length - 1] === 0) length--;
+    if (length < this.words.length) this.words = resized(this.words, length);
+  }
+
+  clone(): Bitset {
+    const copy = new Bitset();
+    copy.words = this.words.slice();
+    return copy;
+  }
+
+  and(other: Bitset): this {
+    const mine = this.words;
+    const theirs = other.words;
+    const shared = Math.min(mine.length, theirs.length);
+    for (let i = 0; i < shared; i++) (mine[i] as number) &= theirs[i] as number;
+    mine.fill(0, shared);
+    return this;
+  }
+
+  or(other: Bitset): this {
+    const theirs = other.words;
+    if (theirs.length > this.words.length) this.words = resized(this.words, theirs.length);
+    const mine = this.words;
+    for (let i = 0; i < theirs.length; i++) (mine[i] as number) |= theirs[i] as number;
+    return this;
+  }
+
+  andNot(other: Bitset): this {
+    const mine = this.words;
+    const theirs = other.words;
+    const shared = Math.min(mine.length, theirs.length);
+    for (let i = 0; i < shared; i++) (mine[i] as number) &= ~(theirs[i] as number);
+    return this;
+  }
+
+  isEmpty(): boolean {
+    const words = this.words;
+    for (let i = 0; i < words.length; i++) if (words[i] !== 0) return false;
+    return true;
+  }
+
+  count(): number {
+    const words = this.words;
+    let total = 0;
+    for (let i = 0; i < words.length; i++) {
+      let word = words[i] as number;
+      if (word === 0) continue;
+      word -= (word >>> 1) & 0x55555555;
+      word = (word & 0x33333333) + ((word >>> 2) & 0x33333333);
+      word = (word + (word >>> 4)) & 0x0f0f0f0f;
+      word += word >>> 8;
+      total += (word + (word >>> 16)) & 0x3f;
+    }
+    return total;
+  }
+
+  /** Members in ascending order. */
+  forEach(visit: (bit: number) => void): void {
+    const words = this.words;
+    for (let i = 0; i < words.length; i++) {
+      let word = words[i] as number;
+      while (word !== 0) {
+        const lowest = word & -word;
+        visit((i << 5) + 31 - Math.clz32(lowest));
+        word ^= lowest;
+      }
+    }
+  }
+
+  /** Keeps the members `keep` accepts. */
+  retain(keep: (bit: number) => boolean): this {
+    const words = this.words;
+    for (let i = 0; i < words.length; i++) {
+      let word = words[i] as number;
+      let kept = word;
+      while (word !== 0) {
+        const lowest = word & -word;
+        if (!keep((i << 5) + 31 - Math.clz32(lowest))) kept ^= lowest;
+        word ^= lowest;
+      }
+      words[i] = kept;
+    }
+    return this;
+  }
+
+  toArray(): number[] {
+    const members: number[] = [];
+    this.forEach((bit) => members.push(bit));
+    return members;
+  }
+
+  static of(members: Iterable<number>, capacity = 0): Bitset {
+    const set = new Bitset(capacity);
+    for (const member of members) set.add(member);
+    return set;
+  }
+}

@@ -1,0 +1,105 @@
+import type { PropertyDocument } from '@immo/contracts';
+import { compareForOrder, matches, type PropertyCriteria } from '@immo/property-criteria';
+import fc from 'fast-check';
+import { criteriaOf } from './property-document.fixture';
+import { criteriaQuery, propertyDocument, UUIDS } from './property-search.arbitraries';
+import { PropertySearchIndex, type SearchResult } from './property-search-index';
+import { searchRowOf, type SearchRow } from './search-row';
+
+/** Through JSON, as the listings service stores rows and loads them at start. */
+const persistedRowOf = (doc: PropertyDocument): SearchRow => JSON.parse(JSON.stringify(searchRowOf(doc))) as SearchRow;
+
+function referenceSearch(docs: Iterable<PropertyDocument>, criteria: PropertyCriteria): SearchResult & { matching: PropertyDocument[] } {
+  const matching = [...docs].filter((doc) => matches(criteria, doc)).sort((a, b) => compareForOrder(criteria.order, a, b, criteria.sortMode));
+  const offset = (criteria.page - 1) * criteria.itemsPerPage;
+  const ids = criteria.itemsPerPage === 0 ? [] : matching.slice(offset, offset + criteria.itemsPerPage).map((doc) => doc.uuid);
+  return { total: matching.length, ids, matching };
+}
+
+const DEFAULT_CRITERIA = criteriaOf({});
+
+/** The criteria minus what every query has by default, so a failure shows only what was asked. */
+function askedOf(criteria: PropertyCriteria): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(criteria).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(DEFAULT_CRITERIA[key as keyof PropertyCriteria])),
+  );
+}
+
+/** What a document holds besides the fixture's boilerplate. */
+function essentials(doc: PropertyDocument): unknown {
+  const { '@context': _context, '@id': _id, '@type': _type, property: _property, pictures: _pictures, stations: _stations, lastCrawledAt: _crawled, lastCrawledAdvert: _lastAdvert, ...rest } = doc;
+  return {
+    ...rest,
+    city: doc.city && { id: doc.city.id, parent: doc.city.cityParentId, insee: doc.city.insee, zipcode: doc.city.zipcode, grouped: doc.city.groupedCityZipcodes, department: doc.city.department.id },
+    adverts: doc.adverts.map(({ url: _url, pictures: _p, picturesRemote: _r, contact: _c, features: _f, uuid: _u, lastCrawledAt: _l, ...advert }) => advert),
+  };
+}
+
+/** A failure names the disagreeing properties and what each side saw, rather than two id lists. */
+function mismatch(stage: string, criteria: PropertyCriteria, docs: ReadonlyMap<string, PropertyDocument>, index: PropertySearchIndex): string | null {
+  const expected = referenceSearch(docs.values(), criteria);
+  const actual = index.search(criteria);
+  const indexMatches = new Set([...index.matchingRows(criteria)].map((row) => row.uuid));
+  const referenceMatches = new Set(expected.matching.map((doc) => doc.uuid));
+  const sameSet = indexMatches.size === referenceMatches.size && [...indexMatches].every((uuid) => referenceMatches.has(uuid));
+  if (sameSet && actual.total === expected.total && JSON.stringify(actual.ids) === JSON.stringify(expected.ids)) return null;
+
+  const lines = [`${stage}: the index disagrees with matches + compareForOrder`, `criteria asked: ${JSON.stringify(askedOf(criteria))}`];
+  lines.push(`expected total ${expected.total}, ids ${JSON.stringify(expected.ids)}`, `got      total ${actual.total}, ids ${JSON.stringify(actual.ids)}`);
+  const disputed = [...new Set([...indexMatches, ...referenceMatches])].filter((uuid) => indexMatches.has(uuid) !== referenceMatches.has(uuid));
+  for (const uuid of disputed.slice(0, 3)) {
+    const doc = docs.get(uuid) as PropertyDocument;
+    lines.push(
+      `property ${uuid}: matches() says ${referenceMatches.has(uuid)}, the index says ${indexMatches.has(uuid)}`,
+      `  document: ${JSON.stringify(essentials(doc))}`,
+      `  search row: ${JSON.stringify(searchRowOf(doc))}`,
+    );
+  }
+  if (disputed.length === 0) lines.push('same matches, different page: the order or the paging differs');
+  return lines.join('\n');
+}
+
+const operation = fc.oneof(
+  { arbitrary: propertyDocument.map((doc) => ({ upsert: doc })), weight: 3 },
+  { arbitrary: fc.constantFrom(...UUIDS).map((uuid) => ({ remove: uuid })), weight: 1 },
+);
+
+describe('PropertySearchIndex against the reference predicate and order', () => {
+  it('gives the total and the page that filtering every document with matches and sorting with compareForOrder give, after loads, replacements and removals', () => {
+    fc.assert(
+      fc.property(
+        fc.array(propertyDocument, { maxLength: 45 }),
+        fc.array(operation, { maxLength: 15 }),
+        fc.array(criteriaQuery, { minLength: 1, maxLength: 6 }),
+        (loaded, operations, queries) => {
+          const index = new PropertySearchIndex();
+          const docs = new Map<string, PropertyDocument>();
+          const criteriaList = queries.map(criteriaOf);
+          for (const doc of loaded) {
+            index.upsert(persistedRowOf(doc));
+            docs.set(doc.uuid, doc);
+          }
+          for (const criteria of criteriaList) {
+            const failure = mismatch('after loading', criteria, docs, index);
+            if (failure !== null) throw new Error(failure);
+          }
+          for (const op of operations) {
+            if ('upsert' in op) {
+              index.upsert(persistedRowOf(op.upsert));
+              docs.set(op.upsert.uuid, op.upsert);
+            } else {
+              index.remove(op.remove);
+              docs.delete(op.remove);
+            }
+          }
+          expect(index.size).toBe(docs.size);
+          for (const criteria of criteriaList) {
+            const failure = mismatch('after replacements and removals', criteria, docs, index);
+            if (failure !== null) throw new Error(failure);
+          }
+        },
+      ),
+      { numRuns: 250 },
+    );
+  });
+});

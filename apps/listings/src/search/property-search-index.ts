@@ -1,0 +1,156 @@
+/**
+ * In-memory search over property search rows, giving exactly what filtering every document with
+ * `matches` and sorting with `compareForOrder` gives (an equivalence property test holds it to
+ * that), in a few milliseconds for 200,000 properties.
+ *
+ * Structures (by document number, a dense index a property keeps while it exists):
+ * - columns: property-level numbers and instants in Float64Arrays, NaN for a missing value;
+ * - flags: one bitset per enum value or boolean (transaction and property type, furnished,
+ *   expired, located, incoherent price), per advert site and publisher type, and per advert-level
+ *   value some advert has (energy and emission letters, virtual tour, fees payer);
+ * - places: each distinct city's keys (ids, INSEE codes, postal codes, department) once, with the
+ *   sorted list of its documents;
+ * - a grid of 0.05° cells, each with the sorted list of the documents located in it;
+ * - advert and event rows: typed-array columns in slabs, one run of rows per document;
+ * - text: a dictionary of tokens (id by token, plus the sorted order, so that a prefix is a range),
+ *   the sorted list of documents holding each token, and each document's token sequences.
+ *
+ * Query plan (query-plan.ts): bitset operations on the flags, places, excluded uuids and grid
+ * cells; then one pass over the survivors checking columns, advert rows (one advert meeting every
+ * advert-level criterion), event rows and the exact distance or point-in-ring test; then the
+ * expressions on what is left. The page is taken with a bounded heap over the matches (O(n log k)
+ * for k = page × itemsPerPage) rather than by walking presorted orders: a presorted order per field
+ * and sort mode would have to be maintained under every update and, for a selective query, walked
+ * far before a page fills, while the heap costs about a millisecond even when everything matches.
+ */
+import type { PropertyCriteria, SortMode } from '@immo/property-criteria';
+import type { Bitset } from './bitset';
+import { PropertyStore } from './property-store';
+import { matchingDocs } from './query-plan';
+import { orderComparator, primaryKey } from './result-order';
+import type { SearchPlace, SearchRow } from './search-row';
+import { TopK } from './top-k';
+
+export interface SearchResult {
+  /** Every matching property, whatever the page. */
+  total: number;
+  /** Uuids of the requested page, in the requested order. */
+  ids: string[];
+}
+
+/** What statistics (price per m²) and similar-property searches read of one match. */
+export interface IndexedProperty {
+  uuid: string;
+  transactionType: number;
+  propertyType: number;
+  price: number | null;
+  pricePerMeter: number | null;
+  surface: number | null;
+  landSurface: number | null;
+  room: number | null;
+  bedroom: number | null;
+  /** The creation the criteria's sort mode reads (the property's, or its latest advert's). */
+  createdAtMs: number | null;
+  updatedAtMs: number | null;
+  location: { lat: number; lon: number } | null;
+  /** The city's own id and INSEE code (an arrondissement's, not its commune's); null without a city. */
+  cityId: number | null;
+  inseeCode: string | null;
+  departmentId: number | null;
+}
+
+export class PropertySearchIndex {
+  private store = new PropertyStore();
+
+  get size(): number {
+    return this.store.size;
+  }
+
+  has(uuid: string): boolean {
+    return this.store.docOf(uuid) !== undefined;
+  }
+
+  /** Adds the property, or replaces everything the index holds about it. */
+  upsert(row: SearchRow): void {
+    this.store.upsert(row);
+  }
+
+  remove(uuid: string): void {
+    this.store.remove(uuid);
+  }
+
+  /** Forgets every property, as before a rebuild from scratch. */
+  clear(): void {
+    this.store = new PropertyStore();
+  }
+
+  search(criteria: PropertyCriteria): SearchResult {
+    const matches = matchingDocs(this.store, criteria);
+    const total = matches.count();
+    const offset = (criteria.page - 1) * criteria.itemsPerPage;
+    if (criteria.itemsPerPage === 0 || offset >= total) return { total, ids: [] };
+    const ranked = this.ranked(matches, criteria, Math.min(offset + criteria.itemsPerPage, total));
+    return { total, ids: ranked.slice(offset).map((doc) => this.store.uuids[doc] as string) };
+  }
+
+  /** Every match, in no particular order. */
+  *matchingRows(criteria: PropertyCriteria): IterableIterator<IndexedProperty> {
+    const docs = matchingDocs(this.store, criteria).toArray();
+    for (const doc of docs) yield this.indexedProperty(doc, criteria.sortMode);
+  }
+
+  /** Bytes held by the index's typed arrays, plus an estimate for its maps, strings and objects. */
+  memoryBytes(): number {
+    return Object.values(this.memoryBreakdown()).reduce((sum, bytes) => sum + bytes, 0);
+  }
+
+  /** `memoryBytes` by structure, for a report. */
+  memoryBreakdown(): Record<string, number> {
+    return this.store.memoryBreakdown();
+  }
+
+  /**
+   * Gives back the room that replaced and removed rows left; after a bulk load, `trim` also drops
+   * the headroom lists grew with. Searches never need it: the structures compact themselves when
+   * holes make up a third of their size.
+   */
+  compact(trim = false): void {
+    this.store.compact(trim);
+  }
+
+  /** The first `count` matches in the criteria's order. */
+  private ranked(matches: Bitset, criteria: PropertyCriteria, count: number): number[] {
+    const { columns, uuids } = this.store;
+    const top = new TopK(count, orderComparator(criteria.order, criteria.sortMode, columns, uuids), primaryKey(criteria.order, criteria.sortMode, columns));
+    matches.forEach((doc) => top.offer(doc));
+    return top.sorted();
+  }
+
+  private indexedProperty(doc: number, sortMode: SortMode): IndexedProperty {
+    const { columns } = this.store;
+    const place: SearchPlace | null = this.store.places.placeOf(doc);
+    const lat = columns.lat[doc] as number;
+    const lon = columns.lon[doc] as number;
+    return {
+      uuid: this.store.uuids[doc] as string,
+      transactionType: columns.transactionType[doc] as number,
+      propertyType: columns.propertyType[doc] as number,
+      price: orNull(columns.price[doc]),
+      pricePerMeter: orNull(columns.pricePerMeter[doc]),
+      surface: orNull(columns.surface[doc]),
+      landSurface: orNull(columns.landSurface[doc]),
+      room: orNull(columns.room[doc]),
+      bedroom: orNull(columns.bedroom[doc]),
+      createdAtMs: orNull(sortMode === 'advert' ? columns.latestAdvertCreatedAtMs[doc] : columns.createdAtMs[doc]),
+      updatedAtMs: orNull(columns.updatedAtMs[doc]),
+      location: Number.isNaN(lat) || Number.isNaN(lon) ? null : { lat, lon },
+      cityId: place?.cityIds[0] ?? null,
+      inseeCode: place?.inseeCodes[0] ?? null,
+      departmentId: place?.departmentId ?? null,
+    };
+  }
+}
+
+function orNull(value: number | undefined): number | null {
+  return value === undefined || Number.isNaN(value) ? null : value;
+}

@@ -1,0 +1,178 @@
+/**
+ * The write side of the search index: document numbers, property-level columns and every
+ * structure a search reads, kept in step by `upsert` and `remove`.
+ *
+ * A document number is a dense index into the columns and bitsets. Numbers carry no order (ties
+ * are broken by uuid), so a removed property's number is handed to the next new one: the columns
+ * stay as long as the peak number of properties without a renumbering pass. A replaced property
+ * keeps its number, so an update that changes a price touches one column cell and no postings.
+ */
+import { AdvertTable } from './advert-table';
+import { Bitset } from './bitset';
+import { EventTable } from './event-table';
+import { FlagSets, flagsOf } from './flag-sets';
+import { GeoGrid } from './geo-grid';
+import { ARRAY_SLOT_BYTES, MAP_ENTRY_BYTES, stringBytes } from './memory-estimate';
+import { PlaceIndex } from './place-index';
+import type { SearchRow } from './search-row';
+import { TextIndex } from './text-index';
+import { allocateColumns, columnsByteLength, grownLength, resized, withCapacity, type ColumnsOf, type NumericArray } from './typed-arrays';
+
+/** Property-level values by document number; NaN where the property has none. */
+const DOC_COLUMNS = {
+  transactionType: Float64Array,
+  propertyType: Float64Array,
+  price: Float64Array,
+  pricePerMeter: Float64Array,
+  surface: Float64Array,
+  landSurface: Float64Array,
+  room: Float64Array,
+  bedroom: Float64Array,
+  createdAtMs: Float64Array,
+  latestAdvertCreatedAtMs: Float64Array,
+  updatedAtMs: Float64Array,
+  lat: Float64Array,
+  lon: Float64Array,
+};
+
+export type DocColumns = ColumnsOf<typeof DOC_COLUMNS>;
+
+export class PropertyStore {
+  readonly alive = new Bitset();
+  readonly flags = new FlagSets();
+  readonly places = new PlaceIndex();
+  readonly grid = new GeoGrid();
+  readonly adverts = new AdvertTable();
+  readonly events = new EventTable();
+  readonly texts = new TextIndex();
+  /** Its arrays are replaced as they grow: read them again after an upsert. */
+  readonly columns: DocColumns = allocateColumns(DOC_COLUMNS, 0);
+  /** By document number; empty for a free number. */
+  readonly uuids: string[] = [];
+  private readonly docOfUuid = new Map<string, number>();
+  /** Documents whose uuid is not lower case, by lower-cased uuid: `excludedProperties` is lower case. */
+  private readonly otherCaseDocs = new Map<string, Set<number>>();
+  private readonly freeDocs: number[] = [];
+  private nextDoc = 0;
+
+  get size(): number {
+    return this.docOfUuid.size;
+  }
+
+  /** Every document number is below this. */
+  get docLimit(): number {
+    return this.nextDoc;
+  }
+
+  docOf(uuid: string): number | undefined {
+    return this.docOfUuid.get(uuid);
+  }
+
+  /** The documents whose lower-cased uuid is `lowerCaseUuid`. */
+  docsNamed(lowerCaseUuid: string): number[] {
+    const exact = this.docOfUuid.get(lowerCaseUuid);
+    const others = this.otherCaseDocs.get(lowerCaseUuid);
+    const docs = exact === undefined ? [] : [exact];
+    if (others !== undefined) docs.push(...others);
+    return docs;
+  }
+
+  upsert(row: SearchRow): void {
+    let doc = this.docOfUuid.get(row.uuid);
+    if (doc === undefined) doc = this.admit(row.uuid);
+    const columns = this.columns;
+    columns.transactionType[doc] = row.transactionType;
+    columns.propertyType[doc] = row.propertyType;
+    columns.price[doc] = row.price ?? Number.NaN;
+    columns.pricePerMeter[doc] = row.pricePerMeter ?? Number.NaN;
+    columns.surface[doc] = row.surface ?? Number.NaN;
+    columns.landSurface[doc] = row.landSurface ?? Number.NaN;
+    columns.room[doc] = row.room ?? Number.NaN;
+    columns.bedroom[doc] = row.bedroom ?? Number.NaN;
+    columns.createdAtMs[doc] = row.createdAtMs ?? Number.NaN;
+    columns.latestAdvertCreatedAtMs[doc] = row.latestAdvertCreatedAtMs ?? Number.NaN;
+    columns.updatedAtMs[doc] = row.updatedAtMs ?? Number.NaN;
+    columns.lat[doc] = row.location?.lat ?? Number.NaN;
+    columns.lon[doc] = row.location?.lon ?? Number.NaN;
+    this.flags.assign(doc, flagsOf(row));
+    this.places.set(doc, row.place);
+    this.grid.place(doc, row.location);
+    this.adverts.write(doc, row.adverts);
+    this.events.write(doc, row.events);
+    this.texts.set(doc, row.texts);
+  }
+
+  remove(uuid: string): boolean {
+    const doc = this.docOfUuid.get(uuid);
+    if (doc === undefined) return false;
+    this.flags.remove(doc);
+    this.places.remove(doc);
+    this.grid.remove(doc);
+    this.adverts.release(doc);
+    this.events.release(doc);
+    this.texts.remove(doc);
+    this.alive.delete(doc);
+    this.docOfUuid.delete(uuid);
+    const lowerCase = uuid.toLowerCase();
+    const others = this.otherCaseDocs.get(lowerCase);
+    others?.delete(doc);
+    if (others?.size === 0) this.otherCaseDocs.delete(lowerCase);
+    this.uuids[doc] = '';
+    this.freeDocs.push(doc);
+    return true;
+  }
+
+  /** Squeezes out the room updates left behind; `trim` also drops growth headroom, after a bulk load. */
+  compact(trim: boolean): void {
+    this.adverts.compact(trim);
+    this.events.compact(trim);
+    this.texts.compact(trim);
+    if (!trim) return;
+    this.flags.trim();
+    const columns = this.columns as unknown as Record<string, NumericArray>;
+    for (const name of Object.keys(columns)) columns[name] = resized(columns[name] as NumericArray, this.nextDoc);
+  }
+
+  /** Bytes by structure: typed arrays' lengths, plus estimates for maps, strings and objects. */
+  memoryBreakdown(): Record<string, number> {
+    let uuids = this.uuids.length * ARRAY_SLOT_BYTES + this.docOfUuid.size * MAP_ENTRY_BYTES + this.freeDocs.length * ARRAY_SLOT_BYTES;
+    // Uuids are the same length: one string's size stands for all of them.
+    const sample = this.uuids.find((uuid) => uuid !== '');
+    if (sample !== undefined) uuids += this.docOfUuid.size * stringBytes(sample);
+    return {
+      uuids,
+      columns: columnsByteLength(this.columns) + this.alive.byteLength,
+      flags: this.flags.byteLength,
+      places: this.places.byteLength(),
+      grid: this.grid.byteLength,
+      adverts: this.adverts.byteLength,
+      events: this.events.byteLength,
+      ...this.texts.memoryBreakdown(),
+    };
+  }
+
+  private admit(uuid: string): number {
+    const doc = this.freeDocs.pop() ?? this.nextDoc++;
+    if (doc >= this.columnLength) this.growColumns(doc + 1);
+    this.docOfUuid.set(uuid, doc);
+    this.uuids[doc] = uuid;
+    this.alive.add(doc);
+    const lowerCase = uuid.toLowerCase();
+    if (lowerCase !== uuid) {
+      let others = this.otherCaseDocs.get(lowerCase);
+      if (others === undefined) this.otherCaseDocs.set(lowerCase, (others = new Set()));
+      others.add(doc);
+    }
+    return doc;
+  }
+
+  private get columnLength(): number {
+    return this.columns.price.length;
+  }
+
+  private growColumns(needed: number): void {
+    const length = grownLength(this.columnLength, needed);
+    const columns = this.columns as unknown as Record<string, NumericArray>;
+    for (const name of Object.keys(columns)) columns[name] = withCapacity(columns[name] as NumericArray, length);
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The documents holding each token. Most tokens are rare (a street, a reference, a typo) and keep
+ * a sorted list; a token found in more than one document in 32 ("de", "appartement", "cuisine")
+ * becomes a bitset, which is then smaller (N/8 bytes against 4 bytes a document) and takes a
+ * document in O(1) where a long list would shift its tail. In listing texts, word frequencies
+ * follow Zipf's law: a few hundred such tokens hold most of the entries.
+ *
+ * A dense token stays dense if it later loses documents: it can cost at most N/8 bytes, and a
+ * word common once stays common in a corpus of the same kind.
+ */
+import { Bitset } from './bitset';
+import { PostingLists } from './posting-lists';
+
+/** A list shorter than this stays a list whatever the collection's size: tiny collections never bother. */
+const MIN_DENSE_SIZE = 256;
+
+export class TokenPostings {
+  private readonly lists = new PostingLists();
+  private readonly dense: (Bitset | undefined)[] = [];
+  /** Every document number seen is below this; a dense set is the size of this many bits. */
+  private docLimit = 0;
+
+  get byteLength(): number {
+    let total = this.lists.byteLength + this.dense.length * 8;
+    for (const set of this.dense) if (set !== undefined) total += set.byteLength;
+    return total;
+  }
+
+  get denseTokens(): number {
+    return this.dense.filter((set) => set !== undefined).length;
+  }
+
+  add(token: number, doc: number): void {
+    if (doc >= this.docLimit) this.docLimit = doc + 1;
+    const set = this.dense[token];
+    if (set !== undefined) {
+      set.add(doc);
+      return;
+    }
+    this.lists.add(token, doc);
+    if (this.lists.size(token) > Math.max(MIN_DENSE_SIZE, this.docLimit >>> 5)) this.densify(token);
+  }
+
+  remove(token: number, doc: number): void {
+    const set = this.dense[token];
+    if (set !== undefined) set.delete(doc);
+    else this.lists.remove(token, doc);
+  }
+
+  /** The token's documents that are also in `within`, as a new set. */
+  keepIn(token: number, within: Bitset): Bitset {
+    const set = this.dense[token];
+    return set !== undefined ? within.clone().and(set) : this.lists.keepIn(token, within);
+  }
+
+  orInto(token: number, into: Bitset): void {
+    const set = this.dense[token];
+    if (set !== undefined) into.or(set);
+    else this.lists.orInto(token, into);
+  }
+
+  has(token: number, doc: number): boolean {
+    const set = this.dense[token];
+    return set !== undefined ? set.has(doc) : this.lists.has(token, doc);
+  }
+
+  compact(trim: boolean): void {
+    this.lists.compact(trim);
+  }
+
+  private densify(token: number): void {
+    const set = new Bitset(this.docLimit);
+    this.lists.orInto(token, set);
+    this.lists.clear(token);
+    this.dense[token] = set;
+  }
+}

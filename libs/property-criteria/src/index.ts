@@ -1,0 +1,14 @@
+export * from './criteria';
+export * from './limits';
+export { parsePropertyCriteria, type ParseCriteriaOptions, type ParseCriteriaResult } from './parse-criteria';
+export { ENDPOINT_PARAMETERS, RANGE_KEYS, TIME_RANGE_PARAMETERS, searchVariables, type CriteriaEndpoint, type EndpointParameters } from './endpoint-parameters';
+export { matches } from './matches';
+export { compareForOrder } from './compare-for-order';
+export { creationTimeMs } from './creation-time';
+export { normalizeText, tokenize, matchesExpressions, searchableTexts, wordAppears } from './expressions';
+export { COHERENT_PRICE_PER_METER, coherentPricePerMeterBand, hasCoherentPrice, type PricePerMeterBand } from './coherent-price';
+export { MUNICIPAL_ARRONDISSEMENTS, communeOfArrondissement } from './arrondissements';
+export { cityIdsCovering, inseeCodesCovering, zipcodesOf } from './place-filters';
+export { isPointInRing } from './point-in-polygon';
+export { parisWallTimeToEpochMs } from './paris-time';
+export { describeParameters, type ParameterDescription } from './parameter-docs';

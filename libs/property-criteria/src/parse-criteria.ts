@@ -1,0 +1,126 @@
+/**
+ * `parsePropertyCriteria`: a bracket-parsed query (the gateway's qs output, or a saved search) to
+ * typed criteria, or the list of bad parameters.
+ *
+ * - Unknown parameters are never an error: their names come back in `ignored` so the gateway can
+ *   report them (`X-Ignored-Parameters`). What is unknown depends on the endpoint (see
+ *   endpoint-parameters.ts): `geoShapes` is read by the collection and ignored by the indicator.
+ * - Absurd sizes are refused before anything is read (see size-limits.ts).
+ * - Every bad parameter is reported at once, each under the name the caller wrote.
+ */
+import {
+  ENERGY_CATEGORIES,
+  FEES_RESPONSIBILITIES,
+  PROPERTY_TYPES,
+  PUBLISHER_TYPES,
+  TRANSACTION_TYPES,
+  type Violation,
+} from '@immo/contracts';
+import { z } from 'zod';
+import type { AggregationInterval, GeoAccuracy, PropertyCriteria, RangeKey, TimeRange, TimeRangeKey } from './criteria';
+import { ENDPOINT_PARAMETERS, RANGE_KEYS, TIME_RANGE_PARAMETERS, type CriteriaEndpoint } from './endpoint-parameters';
+import { parseExpressions } from './expressions';
+import { parseGeoShapes } from './geo-shapes';
+import { cityIdValue, departmentIdValue, inseeCodeValue, propertyIdValue, zipcodeValue } from './iri';
+import { ParameterReader } from './parameter-reader';
+import { readLocation } from './parse-location';
+import { readOrder, readPaging, readSortMode } from './parse-paging';
+import { readRange, readTimeRange } from './parse-ranges';
+import { booleanValue, integerEnumValue, textValue, wordEnumValue } from './query-values';
+import { sizeViolations } from './size-limits';
+
+export interface ParseCriteriaOptions {
+  endpoint: CriteriaEndpoint;
+}
+
+export type ParseCriteriaResult =
+  | { ok: true; criteria: PropertyCriteria; ignored: string[] }
+  | { ok: false; violations: Violation[] };
+
+const GEO_ACCURACIES: readonly GeoAccuracy[] = [1, 2];
+const siteValue = textValue.pipe(z.string().min(1).max(100, 'must be at most 100 characters'));
+
+export function parsePropertyCriteria(
+  query: Record<string, unknown>,
+  options: ParseCriteriaOptions = { endpoint: 'properties' },
+): ParseCriteriaResult {
+  const parameters = ENDPOINT_PARAMETERS[options.endpoint];
+  const tooLarge = sizeViolations(query, parameters.names);
+  if (tooLarge.length > 0) return { ok: false, violations: tooLarge };
+
+  const reader = new ParameterReader(query, parameters);
+  const paging = readPaging(reader);
+  const order = readOrder(reader);
+  const expressions = parseExpressions(reader.raw('expressions'));
+  const geoShapes = parseGeoShapes(reader.raw('geoShapes'));
+
+  const criteria: PropertyCriteria = {
+    ...paging,
+    order: order.order,
+    sortMode: readSortMode(reader),
+    ...readRanges(reader),
+    ...readTimeRanges(reader),
+
+    ...optional('transactionType', reader.scalar('transactionType', integerEnumValue(TRANSACTION_TYPES))),
+    propertyTypes: reader.list('propertyTypes', integerEnumValue(PROPERTY_TYPES)),
+    publisherTypes: reader.list('publisherTypes', integerEnumValue(PUBLISHER_TYPES)),
+    ...optional('furnished', reader.scalar('furnished', booleanValue)),
+    ...optional('expired', readExpired(reader)),
+    ...optional('withLocation', reader.scalar('withLocation', booleanValue)),
+    withCoherentPrice: reader.scalar('withCoherentPrice', booleanValue) ?? true,
+
+    ...optional('feesResponsibility', reader.scalar('feesResponsibility', integerEnumValue(FEES_RESPONSIBILITIES))),
+    energyCategories: reader.list('energyCategories', wordEnumValue(ENERGY_CATEGORIES)),
+    greenHouseGasCategories: reader.list('greenHouseGasCategories', wordEnumValue(ENERGY_CATEGORIES)),
+    ...optional('withVirtualTour', reader.scalar('withVirtualTour', booleanValue)),
+    geoAccuracy: reader.list('geoAccuracy', integerEnumValue(GEO_ACCURACIES)),
+
+    includedSites: reader.list('includedSites', siteValue),
+    excludedSites: reader.list('excludedSites', siteValue),
+
+    includedCities: reader.list('includedCities', cityIdValue),
+    excludedCities: reader.list('excludedCities', cityIdValue),
+    includedDepartments: reader.list('includedDepartments', departmentIdValue),
+    includedInseeCodes: reader.list('includedInseeCodes', inseeCodeValue),
+    excludedInseeCodes: reader.list('excludedInseeCodes', inseeCodeValue),
+    includedZipcodes: reader.list('includedZipcodes', zipcodeValue),
+    excludedZipcodes: reader.list('excludedZipcodes', zipcodeValue),
+    excludedProperties: reader.list('excludedProperties', propertyIdValue),
+
+    ...readLocation(reader),
+    geoShapes: geoShapes.shapes,
+    expressions: expressions.groups,
+    ...optional('aggregationInterval', readAggregationInterval(reader)),
+  };
+
+  const violations = [...reader.violations, ...geoShapes.violations, ...expressions.violations];
+  if (violations.length > 0) return { ok: false, violations };
+  const unknown = Object.keys(query).filter((name) => !parameters.names.has(name));
+  return { ok: true, criteria, ignored: [...unknown, ...order.ignored] };
+}
+
+/** `{ key: value }`, or nothing when the value is absent, so criteria never hold `undefined` keys. */
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
+function readRanges(reader: ParameterReader): Record<RangeKey, PropertyCriteria[RangeKey]> {
+  return Object.fromEntries(RANGE_KEYS.map((key) => [key, readRange(reader, key)])) as Record<RangeKey, PropertyCriteria[RangeKey]>;
+}
+
+function readTimeRanges(reader: ParameterReader): Record<TimeRangeKey, TimeRange> {
+  const keys = Object.keys(TIME_RANGE_PARAMETERS) as TimeRangeKey[];
+  return Object.fromEntries(keys.map((key) => [key, readTimeRange(reader, key)])) as Record<TimeRangeKey, TimeRange>;
+}
+
+/** On the collection `expired=null` asks for expired and live properties alike, as absence does. */
+function readExpired(reader: ParameterReader): boolean | undefined {
+  const raw = reader.raw('expired');
+  if (reader.parameters.expiredAcceptsNull && typeof raw === 'string' && raw.trim().toLowerCase() === 'null') return undefined;
+  return reader.scalar('expired', booleanValue);
+}
+
+function readAggregationInterval(reader: ParameterReader): AggregationInterval | undefined {
+  if (!reader.parameters.names.has('aggregationInterval')) return undefined;
+  return reader.scalar('aggregationInterval', wordEnumValue<AggregationInterval>(['month', 'year'])) ?? 'month';
+}
