@@ -199,6 +199,90 @@ describe('GET /documents/properties: every parameter (whole stack)', () => {
     // header limit, 414 for a query over 64 KiB), never a 500.
     expect([414, 431]).toContain((await fixture.get(`/documents/properties?${shape(10_000)}`)).status);
   });
+
+  describe('GET /indicators/price_per_meter', () => {
+    function expectedStatistic(query: string) {
+      const parsed = parsePropertyCriteria(parseQueryString(query), { endpoint: 'price_per_meter' });
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.violations));
+      const values = documents.filter((doc) => matches(parsed.criteria, doc) && doc.pricePerMeter !== null).map((doc) => doc.pricePerMeter as number);
+      values.sort((a, b) => a - b);
+      const average = values.reduce((sum, v) => sum + v, 0) / values.length;
+      const middle = values.length >> 1;
+      const median = values.length % 2 ? (values[middle] as number) : ((values[middle - 1] as number) + (values[middle] as number)) / 2;
+      return { count: values.length, average, median, min: values[0] as number, max: values.at(-1) as number };
+    }
+
+    it('answers the statistic of the matching properties, with a monthly series', async () => {
+      const query = 'transactionType=0&includedDepartments[]=/departments/75';
+      const want = expectedStatistic(query);
+      expect(want.count).toBeGreaterThan(0);
+      const response = await fixture.get(`/indicators/price_per_meter?${query}`);
+      expect(response.status).toBe(200);
+      const [member] = (response.body as { 'hydra:member': Record<string, unknown>[] })['hydra:member'];
+      expect(member?.['average']).toBeCloseTo(want.average, 1);
+      expect(member?.['median']).toBeCloseTo(want.median, 1);
+      expect(member?.['average_min']).toBeCloseTo((want.average + want.min) / 2, 1);
+      expect(member?.['average_max']).toBeCloseTo((want.average + want.max) / 2, 1);
+      expect(Object.keys(member?.['series'] as object).every((key) => /^\d{4}-\d{2}$/.test(key))).toBe(true);
+      const yearly = await fixture.get(`/indicators/price_per_meter?${query}&aggregationInterval=year`);
+      const [year] = (yearly.body as { 'hydra:member': { series: Record<string, number> }[] })['hydra:member'];
+      expect(Object.keys(year?.series ?? {}).every((key) => /^\d{4}$/.test(key))).toBe(true);
+    });
+
+    it('answers nulls and an empty series when nothing matches', async () => {
+      const response = await fixture.get('/indicators/price_per_meter?budgetMin=999999999');
+      expect((response.body as { 'hydra:member': unknown[] })['hydra:member']).toEqual([
+        expect.objectContaining({ average: null, average_min: null, average_max: null, median: null, series: {} }),
+      ]);
+    });
+
+    it('refuses its own bad input: a decimal where the indicator types an integer, an unknown interval', async () => {
+      for (const [query, parameter] of [
+        ['budgetMin=1.5', 'budgetMin'],
+        ['aggregationInterval=week', 'aggregationInterval'],
+      ]) {
+        const response = await fixture.get(`/indicators/price_per_meter?${query}`);
+        expect(response.status).toBe(400);
+        expect(((response.body as Problem).violations ?? []).map((v) => v.propertyPath)).toContain(parameter);
+      }
+    });
+  });
+
+  describe('GET /documents/properties/{id}/similar-properties', () => {
+    /** A property of the largest commune: it has neighbours of its kind. */
+    const target = () => {
+      const counts = new Map<string, number>();
+      for (const doc of documents) counts.set(`${doc.city?.insee}:${doc.transactionType}:${doc.propertyType}`, (counts.get(`${doc.city?.insee}:${doc.transactionType}:${doc.propertyType}`) ?? 0) + 1);
+      const [key] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [''];
+      return documents.find((doc) => `${doc.city?.insee}:${doc.transactionType}:${doc.propertyType}` === key) as PropertyDocument;
+    };
+
+    it('answers properties of the same kind, nearby, at a close price, never the property itself', async () => {
+      const property = target();
+      const response = await fixture.get(`/documents/properties/${property.uuid}/similar-properties?itemsPerPage=30`);
+      expect(response.status).toBe(200);
+      const page = response.body as Collection;
+      expect(page['hydra:member'].length).toBeGreaterThan(0);
+      expect(page['hydra:totalItems']).toBeGreaterThanOrEqual(page['hydra:member'].length);
+      for (const doc of page['hydra:member']) {
+        expect(doc.uuid).not.toBe(property.uuid);
+        expect([doc.transactionType, doc.propertyType]).toEqual([property.transactionType, property.propertyType]);
+        expect(Math.abs(doc.price - property.price)).toBeLessThanOrEqual(0.3 * property.price + 1e-6);
+      }
+      const byPrice = await fixture.get(`/documents/properties/${property.uuid}/similar-properties?order[price]=asc&itemsPerPage=30`);
+      const prices = (byPrice.body as Collection)['hydra:member'].map((doc) => doc.price);
+      expect(prices).toEqual([...prices].sort((a, b) => a - b));
+      const recent = await fixture.get(`/documents/properties/${property.uuid}/similar-properties?fromDate=2030-01-01`);
+      expect((recent.body as Collection)['hydra:totalItems']).toBe(0);
+    });
+
+    it('answers 404 for an unknown property and 400 for a malformed id or parameter', async () => {
+      expect((await fixture.get('/documents/properties/00000000-0000-4000-8000-000000000000/similar-properties')).status).toBe(404);
+      expect((await fixture.get('/documents/properties/nope/similar-properties')).status).toBe(400);
+      const bad = await fixture.get(`/documents/properties/${target().uuid}/similar-properties?page=0`);
+      expect(bad.status).toBe(400);
+    });
+  });
 });
 
 /** The day (YYYY-MM-DD) at the given quantile of a date field over the documents. */

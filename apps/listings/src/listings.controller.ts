@@ -5,6 +5,9 @@ import {
   getPropertyRequestSchema,
   ingestAdvertsRequestSchema,
   listPropertiesRequestSchema,
+  pricePerMeterRequestSchema,
+  similarPropertiesRequestSchema,
+  type PricePerMeterReply,
   rebuildPropertiesRequestSchema,
   rpcErrors,
   type IngestAdvertsReply,
@@ -12,10 +15,19 @@ import {
   type ProjectionStatusReply,
   type PropertyDocument,
 } from '@immo/contracts';
-import { parsePropertyCriteria } from '@immo/property-criteria';
+import { parsePropertyCriteria, type CriteriaEndpoint, type PropertyCriteria } from '@immo/property-criteria';
 import { parseRpcPayload } from '@immo/service-kit';
 import { ListingsRuntime } from './listings-runtime';
 import { PropertyQueries } from './queries/property-queries';
+
+/** The same validation as the gateway's: a NATS client gets the same 400 as an HTTP one. */
+function criteriaOf(query: Record<string, unknown>, endpoint: CriteriaEndpoint): PropertyCriteria {
+  const parsed = parsePropertyCriteria(query, { endpoint });
+  if (!parsed.ok) {
+    throw new RpcException(rpcErrors.badRequest(`Invalid query parameters: ${parsed.violations.map((v) => v.propertyPath).join(', ')}`, parsed.violations));
+  }
+  return parsed.criteria;
+}
 
 @Controller()
 export class ListingsController {
@@ -41,11 +53,21 @@ export class ListingsController {
   @MessagePattern(LISTINGS_SUBJECTS.listProperties)
   properties(@Payload() payload: unknown): Promise<ListPropertiesReply> {
     const { query } = parseRpcPayload(listPropertiesRequestSchema, payload);
-    const parsed = parsePropertyCriteria(query);
-    if (!parsed.ok) {
-      throw new RpcException(rpcErrors.badRequest(`Invalid query parameters: ${parsed.violations.map((v) => v.propertyPath).join(', ')}`, parsed.violations));
-    }
-    return this.queries.search(parsed.criteria);
+    return this.queries.search(criteriaOf(query, 'properties'));
+  }
+
+  @MessagePattern(LISTINGS_SUBJECTS.similarProperties)
+  async similarProperties(@Payload() payload: unknown): Promise<ListPropertiesReply> {
+    const { id, query } = parseRpcPayload(similarPropertiesRequestSchema, payload);
+    const reply = await this.queries.similar(id, criteriaOf(query, 'similar'), query['order'] !== undefined);
+    if (!reply) throw new RpcException(rpcErrors.notFound(`Property ${id} was not found.`));
+    return reply;
+  }
+
+  @MessagePattern(LISTINGS_SUBJECTS.pricePerMeter)
+  pricePerMeter(@Payload() payload: unknown): PricePerMeterReply {
+    const { query } = parseRpcPayload(pricePerMeterRequestSchema, payload);
+    return this.queries.pricePerMeter(criteriaOf(query, 'price_per_meter'));
   }
 
   @MessagePattern(LISTINGS_SUBJECTS.projectionStatus)

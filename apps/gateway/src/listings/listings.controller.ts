@@ -7,9 +7,10 @@ import {
   PROPERTY_DOCUMENT_CONTEXT,
   type IngestAdvertsReply,
   type ListPropertiesReply,
+  type PricePerMeterReply,
   type PropertyDocument,
 } from '@immo/contracts';
-import { parsePropertyCriteria, searchVariables } from '@immo/property-criteria';
+import { parsePropertyCriteria, searchVariables, type CriteriaEndpoint, type PropertyCriteria } from '@immo/property-criteria';
 import { AdminOnly } from '../auth/public.decorator';
 import { BracketQuery } from '../http/bracket-query.decorator';
 import { hydraCollection } from '../http/hydra-collection';
@@ -28,7 +29,25 @@ const INGEST_TIMEOUT_MS = 15_000;
 /** Names the query parameters a request gave that the endpoint does not know. */
 export const IGNORED_PARAMETERS_HEADER = 'X-Ignored-Parameters';
 
-const PROPERTY_SEARCH_MAPPINGS = searchVariables('properties').map((variable) => ({ variable, property: null, required: false }));
+const mappingsOf = (endpoint: CriteriaEndpoint) => searchVariables(endpoint).map((variable) => ({ variable, property: null, required: false }));
+const PROPERTY_SEARCH_MAPPINGS = mappingsOf('properties');
+const SIMILAR_SEARCH_MAPPINGS = mappingsOf('similar');
+const PRICE_PER_METER_MAPPINGS = mappingsOf('price_per_meter');
+const PRICE_PER_METER_CONTEXT = '/contexts/PricePerMeter';
+
+/**
+ * The criteria of a search query, or a 400 naming each bad parameter. Unknown parameters are
+ * ignored (as API Platform does) but named in a header: a misspelt filter that silently widens a
+ * search is what clients of the original service complain about.
+ */
+function parsedCriteria(query: ParsedQuery, endpoint: CriteriaEndpoint, reply: FastifyReply): PropertyCriteria {
+  const parsed = parsePropertyCriteria(query, { endpoint });
+  if (!parsed.ok) {
+    throw ProblemException.badRequest(`Invalid query parameters: ${parsed.violations.map((v) => v.propertyPath).join(', ')}`, parsed.violations);
+  }
+  if (parsed.ignored.length > 0) void reply.header(IGNORED_PARAMETERS_HEADER, parsed.ignored.join(', '));
+  return parsed.criteria;
+}
 
 export const ingestBodySchema = z.union(
   [
@@ -48,13 +67,7 @@ export class ListingsController {
 
   @Get('documents/properties')
   async properties(@BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply) {
-    const parsed = parsePropertyCriteria(query);
-    if (!parsed.ok) {
-      throw ProblemException.badRequest(`Invalid query parameters: ${parsed.violations.map((v) => v.propertyPath).join(', ')}`, parsed.violations);
-    }
-    // Unknown parameters are ignored (as API Platform does), but named: a misspelt filter that
-    // silently widens a search is what clients of the original service complain about.
-    if (parsed.ignored.length > 0) void reply.header(IGNORED_PARAMETERS_HEADER, parsed.ignored.join(', '));
+    const criteria = parsedCriteria(query, 'properties', reply);
     const result = await this.services.request<ListPropertiesReply>(LISTINGS_SUBJECTS.listProperties, { query });
     return hydraCollection({
       context: PROPERTY_DOCUMENT_CONTEXT,
@@ -62,9 +75,43 @@ export class ListingsController {
       query,
       members: result.items,
       totalItems: result.totalItems,
-      page: parsed.criteria.page,
-      itemsPerPage: parsed.criteria.itemsPerPage,
+      page: criteria.page,
+      itemsPerPage: criteria.itemsPerPage,
       mappings: PROPERTY_SEARCH_MAPPINGS,
+    });
+  }
+
+  @Get('documents/properties/:id/similar-properties')
+  async similarProperties(@Param('id') id: string, @BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply) {
+    if (!UUID.test(id)) throw ProblemException.invalidParameter('id', 'must be a UUID');
+    const criteria = parsedCriteria(query, 'similar', reply);
+    const result = await this.services.request<ListPropertiesReply>(LISTINGS_SUBJECTS.similarProperties, { id, query });
+    return hydraCollection({
+      context: PROPERTY_DOCUMENT_CONTEXT,
+      path: `/documents/properties/${id}/similar-properties`,
+      query,
+      members: result.items,
+      totalItems: result.totalItems,
+      page: criteria.page,
+      itemsPerPage: criteria.itemsPerPage,
+      mappings: SIMILAR_SEARCH_MAPPINGS,
+    });
+  }
+
+  @Get('indicators/price_per_meter')
+  async pricePerMeter(@BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply) {
+    parsedCriteria(query, 'price_per_meter', reply);
+    const statistic = await this.services.request<PricePerMeterReply>(LISTINGS_SUBJECTS.pricePerMeter, { query });
+    // One statistic over every matching property: a one-member collection, as the original service answers.
+    return hydraCollection({
+      context: PRICE_PER_METER_CONTEXT,
+      path: '/indicators/price_per_meter',
+      query,
+      members: [{ '@type': 'PricePerMeter', ...statistic }],
+      totalItems: 1,
+      page: 1,
+      itemsPerPage: 1,
+      mappings: PRICE_PER_METER_MAPPINGS,
     });
   }
 

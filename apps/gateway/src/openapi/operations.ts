@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_INGEST_BATCH, MAX_POI_RADIUS_KM } from '@immo/contracts';
-import { DEFAULT_ITEMS_PER_PAGE, DEFAULT_ORDER, MAX_ITEMS_PER_PAGE, describeParameters } from '@immo/property-criteria';
+import { DEFAULT_ITEMS_PER_PAGE, DEFAULT_ORDER, MAX_ITEMS_PER_PAGE, SIMILARITY, describeParameters } from '@immo/property-criteria';
 import { IGNORED_PARAMETERS_HEADER } from '../listings/listings.controller';
 import { autocompleteQuerySchema, citiesQuerySchema, pointsOfInterestQuerySchema } from '../geo/geo-query-schemas';
 import type { OperationSpec } from './openapi-document';
@@ -112,6 +112,38 @@ export const API_OPERATIONS: OperationSpec[] = [
       },
       ...problems,
     },
+  },
+  {
+    method: 'get',
+    path: '/documents/properties/:id/similar-properties',
+    tag: 'properties',
+    summary: 'Properties similar to one',
+    description:
+      `Same transaction type and property type; in the same commune or within ${SIMILARITY.radiusKm} km; price within ` +
+      `±${SIMILARITY.priceTolerance * 100} %; surface within ±${SIMILARITY.surfaceTolerance * 100} % and rooms within ` +
+      `±${SIMILARITY.roomTolerance} when both are known; never the property itself. Ranked by a score (lower is closer): ` +
+      `relative price gap + relative surface gap + ${SIMILARITY.roomWeight} per room of difference + distance as a share of ` +
+      `${SIMILARITY.radiusKm} km (half of it when a location is missing); \`order[...]\` given by the client ranks first, the ` +
+      'score then breaks ties, then the uuid. `fromDate` keeps properties created since that date. Hydra collection of ' +
+      'PropertyDocument with the exact `hydra:totalItems`.',
+    pathParams: { id: 'property UUID' },
+    parameters: describeParameters('similar'),
+    responses: { '200': 'Hydra collection of PropertyDocument', '400': 'Malformed UUID or parameter', '404': 'Unknown property' },
+  },
+  {
+    method: 'get',
+    path: '/indicators/price_per_meter',
+    tag: 'indicators',
+    summary: 'Price per m² statistics of the properties matching the filters',
+    description:
+      'The filters of `/documents/properties` with the spec\'s differences (integer bounds; no sites, location flag, geo ' +
+      'accuracy, shapes or expiry dates). Over the matching properties that have a price per m²: `average` their mean, ' +
+      '`median` their median, `average_min` the mean of `average` and the lowest value, `average_max` the mean of ' +
+      '`average` and the highest; `series` maps each month (`YYYY-MM`, or year `YYYY` with `aggregationInterval=year`) ' +
+      'of the property\'s creation, Paris time, to that period\'s mean. No match gives one member with nulls and an empty ' +
+      'series. Values are rounded to the cent.',
+    parameters: describeParameters('price_per_meter'),
+    responses: { '200': 'Hydra collection with one price per meter statistic', ...problems },
   },
   {
     method: 'get',

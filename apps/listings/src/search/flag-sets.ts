@@ -56,10 +56,6 @@ export class FlagSets {
     return total;
   }
 
-  get names(): string[] {
-    return [...this.sets.keys()];
-  }
-
   /** The documents with the flag; an unknown flag has none. */
   get(flag: string): Bitset {
     return this.sets.get(flag) ?? new Bitset();

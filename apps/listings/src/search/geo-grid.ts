@@ -35,10 +35,6 @@ export class GeoGrid {
     this.columns = Math.ceil(360 / cellDegrees);
   }
 
-  get occupiedCells(): number {
-    return this.listOfCell.size;
-  }
-
   /** Places the document at the point, or nowhere when it has none. */
   place(doc: number, point: { lat: number; lon: number } | null): void {
     this.remove(doc);

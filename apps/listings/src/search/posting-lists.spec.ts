@@ -35,6 +35,19 @@ describe('PostingLists', () => {
     expect(lists.toArray(3).slice(0, 3)).toEqual([3, 17, 31]);
   });
 
+  it('keeps every list intact when the holes growing lists leave behind are squeezed out', () => {
+    const lists = new PostingLists();
+    // Lists growing in turn move to the end of the slab one after another, leaving holes.
+    for (let doc = 0; doc < 40_000; doc++) lists.add(doc % 50, doc);
+    for (let doc = 0; doc < 40_000; doc += 3) lists.remove(doc % 50, doc);
+    const expected = (list: number): number[] => Array.from({ length: 800 }, (_, i) => list + 50 * i).filter((doc) => doc % 3 !== 0);
+    for (let list = 0; list < 50; list++) expect(lists.toArray(list)).toEqual(expected(list));
+    // Automatic compaction keeps the columns for later growth; a trim gives them back.
+    lists.compact(true);
+    expect(lists.byteLength).toBeLessThan(lists.entries * 4 + 50 * 12 + 1024);
+    for (let list = 0; list < 50; list++) expect(lists.toArray(list)).toEqual(expected(list));
+  });
+
   it('unions into and intersects with bitsets', () => {
     const lists = new PostingLists();
     [5, 1, 9].forEach((doc) => lists.add(0, doc));

@@ -2,7 +2,7 @@ import type { PropertyDocument } from '@immo/contracts';
 import { compareForOrder, matches, type PropertyCriteria } from '@immo/property-criteria';
 import fc from 'fast-check';
 import { criteriaOf } from './property-document.fixture';
-import { criteriaQuery, propertyDocument, UUIDS } from './property-search.arbitraries';
+import { criteriaQuery, propertyDocument, propertyDocumentOf, uuidPool, UUIDS } from './property-search.arbitraries';
 import { PropertySearchIndex, type SearchResult } from './property-search-index';
 import { searchRowOf, type SearchRow } from './search-row';
 
@@ -59,47 +59,65 @@ function mismatch(stage: string, criteria: PropertyCriteria, docs: ReadonlyMap<s
   return lines.join('\n');
 }
 
-const operation = fc.oneof(
-  { arbitrary: propertyDocument.map((doc) => ({ upsert: doc })), weight: 3 },
-  { arbitrary: fc.constantFrom(...UUIDS).map((uuid) => ({ remove: uuid })), weight: 1 },
-);
+const operationOn = (uuids: readonly string[]) =>
+  fc.oneof(
+    { arbitrary: propertyDocumentOf(uuids).map((doc) => ({ upsert: doc })), weight: 3 },
+    { arbitrary: fc.constantFrom(...uuids).map((uuid) => ({ remove: uuid })), weight: 1 },
+  );
+
+type Operation = { upsert: PropertyDocument } | { remove: string };
+
+function assertEquivalent(loaded: readonly PropertyDocument[], operations: readonly Operation[], queries: readonly Record<string, unknown>[]): void {
+  const index = new PropertySearchIndex();
+  const docs = new Map<string, PropertyDocument>();
+  const criteriaList = queries.map(criteriaOf);
+  for (const doc of loaded) {
+    index.upsert(persistedRowOf(doc));
+    docs.set(doc.uuid, doc);
+  }
+  for (const criteria of criteriaList) {
+    const failure = mismatch('after loading', criteria, docs, index);
+    if (failure !== null) throw new Error(failure);
+  }
+  for (const op of operations) {
+    if ('upsert' in op) {
+      index.upsert(persistedRowOf(op.upsert));
+      docs.set(op.upsert.uuid, op.upsert);
+    } else {
+      index.remove(op.remove);
+      docs.delete(op.remove);
+    }
+  }
+  expect(index.size).toBe(docs.size);
+  for (const criteria of criteriaList) {
+    const failure = mismatch('after replacements and removals', criteria, docs, index);
+    if (failure !== null) throw new Error(failure);
+  }
+}
 
 describe('PropertySearchIndex against the reference predicate and order', () => {
   it('gives the total and the page that filtering every document with matches and sorting with compareForOrder give, after loads, replacements and removals', () => {
     fc.assert(
       fc.property(
         fc.array(propertyDocument, { maxLength: 45 }),
-        fc.array(operation, { maxLength: 15 }),
+        fc.array(operationOn(UUIDS), { maxLength: 15 }),
         fc.array(criteriaQuery, { minLength: 1, maxLength: 6 }),
-        (loaded, operations, queries) => {
-          const index = new PropertySearchIndex();
-          const docs = new Map<string, PropertyDocument>();
-          const criteriaList = queries.map(criteriaOf);
-          for (const doc of loaded) {
-            index.upsert(persistedRowOf(doc));
-            docs.set(doc.uuid, doc);
-          }
-          for (const criteria of criteriaList) {
-            const failure = mismatch('after loading', criteria, docs, index);
-            if (failure !== null) throw new Error(failure);
-          }
-          for (const op of operations) {
-            if ('upsert' in op) {
-              index.upsert(persistedRowOf(op.upsert));
-              docs.set(op.upsert.uuid, op.upsert);
-            } else {
-              index.remove(op.remove);
-              docs.delete(op.remove);
-            }
-          }
-          expect(index.size).toBe(docs.size);
-          for (const criteria of criteriaList) {
-            const failure = mismatch('after replacements and removals', criteria, docs, index);
-            if (failure !== null) throw new Error(failure);
-          }
-        },
+        assertEquivalent,
       ),
       { numRuns: 250 },
+    );
+  });
+
+  it('stays equal with enough properties for frequent words to be held as bitsets', () => {
+    const uuids = uuidPool(400);
+    fc.assert(
+      fc.property(
+        fc.array(propertyDocumentOf(uuids), { minLength: 300, maxLength: 360 }),
+        fc.array(operationOn(uuids), { maxLength: 40 }),
+        fc.array(criteriaQuery, { minLength: 4, maxLength: 8 }),
+        assertEquivalent,
+      ),
+      { numRuns: 8 },
     );
   });
 });

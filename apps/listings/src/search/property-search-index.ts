@@ -13,7 +13,8 @@
  * - a grid of 0.05° cells, each with the sorted list of the documents located in it;
  * - advert and event rows: typed-array columns in slabs, one run of rows per document;
  * - text: a dictionary of tokens (id by token, plus the sorted order, so that a prefix is a range),
- *   the sorted list of documents holding each token, and each document's token sequences.
+ *   the documents holding each token (a sorted list, or a bitset once the token is in more than one
+ *   document in 32), and each document's token sequences, varint-encoded, for phrases.
  *
  * Query plan (query-plan.ts): bitset operations on the flags, places, excluded uuids and grid
  * cells; then one pass over the survivors checking columns, advert rows (one advert meeting every
@@ -21,7 +22,8 @@
  * expressions on what is left. The page is taken with a bounded heap over the matches (O(n log k)
  * for k = page × itemsPerPage) rather than by walking presorted orders: a presorted order per field
  * and sort mode would have to be maintained under every update and, for a selective query, walked
- * far before a page fills, while the heap costs about a millisecond even when everything matches.
+ * far before a page fills. Most matches lose to the heap's worst on the first clause's value alone,
+ * read straight from its column, so even a query matching everything costs a few milliseconds.
  */
 import type { PropertyCriteria, SortMode } from '@immo/property-criteria';
 import type { Bitset } from './bitset';
@@ -91,6 +93,12 @@ export class PropertySearchIndex {
     if (criteria.itemsPerPage === 0 || offset >= total) return { total, ids: [] };
     const ranked = this.ranked(matches, criteria, Math.min(offset + criteria.itemsPerPage, total));
     return { total, ids: ranked.slice(offset).map((doc) => this.store.uuids[doc] as string) };
+  }
+
+  /** What the index holds of one property (its creation as `sortMode` reads it), if indexed. */
+  describe(uuid: string, sortMode: SortMode = 'property'): IndexedProperty | undefined {
+    const doc = this.store.docOf(uuid);
+    return doc === undefined ? undefined : this.indexedProperty(doc, sortMode);
   }
 
   /** Every match, in no particular order. */

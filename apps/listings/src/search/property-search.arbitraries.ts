@@ -13,10 +13,12 @@ import { aCity, anAdvert, anEvent, aPropertyDocument } from './property-document
  * Uuids with hex letters, so that an upper-case one differs from its lower-case form; more than 32,
  * so that document numbers spill into a second bitset word.
  */
-export const UUIDS: readonly string[] = Array.from({ length: 40 }, (_, n) => {
-  const uuid = `abcdef00-0000-4000-8000-${String(n).padStart(12, '0')}`;
-  return n % 8 === 7 ? uuid.toUpperCase() : uuid;
-});
+export const uuidPool = (size: number): readonly string[] =>
+  Array.from({ length: size }, (_, n) => {
+    const uuid = `abcdef00-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    return n % 8 === 7 ? uuid.toUpperCase() : uuid;
+  });
+export const UUIDS = uuidPool(40);
 
 const TIMESTAMPS = [
   '2026-01-15T08:00:00+00:00',
@@ -77,7 +79,11 @@ const PHRASES = [
   'vue mer',
   'de',
 ];
-const text = fc.array(fc.constantFrom(...PHRASES), { maxLength: 5 }).map((words) => words.join(' '));
+// Reference numbers take the vocabulary past 127 tokens, whose ids need two bytes in sequences.
+const reference = fc.nat(399).map((n) => `réf. ${n}`);
+const text = fc
+  .array(fc.oneof({ arbitrary: fc.constantFrom(...PHRASES), weight: 4 }, { arbitrary: reference, weight: 1 }), { maxLength: 5 })
+  .map((words) => words.join(' '));
 
 const option = <T>(values: readonly T[]): fc.Arbitrary<T | null> => fc.option(fc.constantFrom(...values), { nil: null, freq: 3 });
 
@@ -125,9 +131,10 @@ const location = fc.option(
   { nil: null, freq: 5 },
 );
 
-export const propertyDocument: fc.Arbitrary<PropertyDocument> = fc
+export const propertyDocumentOf = (uuids: readonly string[]): fc.Arbitrary<PropertyDocument> =>
+  fc
   .record({
-    uuid: fc.constantFrom(...UUIDS),
+    uuid: fc.constantFrom(...uuids),
     transactionType: fc.constantFrom(0, 1, 1, 3),
     propertyType: fc.constantFrom(0, 1, 3, 5, 6, 9),
     price: fc.constantFrom(0, 1200, 150_000, 289_000, 289_000, null as unknown as number, Number.NaN),
@@ -147,6 +154,8 @@ export const propertyDocument: fc.Arbitrary<PropertyDocument> = fc
     adverts: fc.array(advert, { maxLength: 3 }),
   })
   .map((overrides) => aPropertyDocument(overrides));
+
+export const propertyDocument = propertyDocumentOf(UUIDS);
 
 type Query = Record<string, unknown>;
 
@@ -180,7 +189,27 @@ const RINGS = [
   [[-5, 42], [8, 42], [3, 46.5], [8, 51], [-5, 51], [-5, 42]],
 ];
 
-const conditionWord = fc.constantFrom('appart', 'Appartement', 'salle de b', 'salle de bain', "salle d'", 'rez de chaussée', 'TRAVAUX', 'trav', 'cœur', 'coeur de', 'ete', 'm2', '64 m', 'de', 'vue', 'zzz');
+const conditionWord = fc.constantFrom(
+  'appart',
+  'Appartement',
+  'salle de b',
+  'salle de bain',
+  "salle d'",
+  'rez de chaussée',
+  'TRAVAUX',
+  'trav',
+  'cœur',
+  'coeur de',
+  'ete',
+  'm2',
+  '64 m',
+  'de',
+  'vue',
+  'zzz',
+  '12',
+  'réf 3',
+  'ref 30',
+);
 const expressions = fc
   .array(fc.array(fc.record({ word: conditionWord, options: fc.record({ includes: fc.boolean(), strict: fc.boolean() }, { requiredKeys: [] }) }), { minLength: 1, maxLength: 3 }), {
     minLength: 1,

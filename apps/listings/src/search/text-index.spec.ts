@@ -54,6 +54,9 @@ describe('TextIndex', () => {
     expect(index.appearing({ word: 'bain', strict: true }, all(1)).toArray()).toEqual([0]);
     index.set(0, ['', 'salle  de bain']);
     expect(index.appearing({ word: 'salle de bain', strict: true }, all(1)).toArray()).toEqual([0]);
+    index.set(0, ['salle']);
+    index.set(0, ['salle', 'bain']);
+    expect(index.appearing({ word: 'bain', strict: true }, all(1)).toArray()).toEqual([0]);
     index.set(0, []);
     expect(index.appearing({ word: 'salle', strict: false }, all(1)).toArray()).toEqual([]);
   });

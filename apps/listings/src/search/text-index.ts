@@ -25,7 +25,7 @@ export class TextIndex {
   private ids = new Uint32Array(1024);
   /**
    * Per token id, the stamp of the last write that saw it: lets a write tell the tokens a document
-   * gains from those it loses in two passes, without building sets.
+   * gains from those it loses, and skip repeats, without building a set per document.
    */
   private marks = new Uint32Array(0);
   private stamp = 0;
@@ -122,10 +122,6 @@ export class TextIndex {
       tokenSequences: this.sequences.byteLength + this.ids.byteLength,
       tokenDictionary: this.dictionary.byteLength(stringBytes) + this.marks.byteLength,
     };
-  }
-
-  get tokenCount(): number {
-    return this.dictionary.size;
   }
 
   compact(trim: boolean): void {

@@ -31,6 +31,16 @@ describe('TokenDictionary', () => {
     expect(tokensOf(dictionary, 'travaux')).toEqual(['travaux']);
   });
 
+  it('keeps every id through the growth of its table, long tokens included', () => {
+    const dictionary = new TokenDictionary();
+    const tokens = Array.from({ length: 20_000 }, (_, i) => (i % 7 === 0 ? `exceptionnellement${i}` : `t${i.toString(36)}`));
+    const ids = tokens.map((token) => dictionary.intern(token));
+    expect(tokens.filter((token, i) => dictionary.idOf(token) !== ids[i])).toEqual([]);
+    const text = `un ${tokens[700]} deux`;
+    expect(dictionary.internRange(text, 3, 3 + tokens[700]!.length)).toBe(ids[700]);
+    expect(tokensOf(dictionary, 'exceptionnellement7').length).toBe(tokens.filter((token) => token.startsWith('exceptionnellement7')).length);
+  });
+
   it('finds with a prefix exactly the tokens startsWith accepts', () => {
     const token = fc.string({ unit: fc.constantFrom('a', 'b', 'é', 'z', '2', '\u{1F600}'), maxLength: 5 });
     fc.assert(

@@ -3,6 +3,20 @@ import { Bitset } from './bitset';
 import { TokenPostings } from './token-postings';
 
 describe('TokenPostings', () => {
+  it('turns a bitset back into a list at a trimming compaction once the token has become rare', () => {
+    const postings = new TokenPostings();
+    for (let doc = 0; doc < 2000; doc++) postings.add(0, doc);
+    expect(postings.denseTokens).toBe(1);
+    for (let doc = 0; doc < 2000; doc++) if (doc % 100 !== 0) postings.remove(0, doc);
+    postings.compact(false);
+    expect(postings.denseTokens).toBe(1);
+    postings.compact(true);
+    expect(postings.denseTokens).toBe(0);
+    const all = new Bitset();
+    postings.orInto(0, all);
+    expect(all.toArray()).toEqual(Array.from({ length: 20 }, (_, i) => i * 100));
+  });
+
   it('answers like sets of documents, before and after a frequent token turns into a bitset', () => {
     const operation = fc.record({ add: fc.boolean(), token: fc.nat(3), doc: fc.nat(1500) });
     fc.assert(

@@ -5,14 +5,19 @@
  * document in O(1) where a long list would shift its tail. In listing texts, word frequencies
  * follow Zipf's law: a few hundred such tokens hold most of the entries.
  *
- * A dense token stays dense if it later loses documents: it can cost at most N/8 bytes, and a
- * word common once stays common in a corpus of the same kind.
+ * A dense token that loses documents stays dense until a trimming compaction finds it under half
+ * the threshold: the gap keeps a token near the threshold from flipping back and forth, and
+ * trimming follows a bulk load, which is when an unlucky load order could have made a rare token
+ * look common.
  */
 import { Bitset } from './bitset';
 import { PostingLists } from './posting-lists';
 
-/** A list shorter than this stays a list whatever the collection's size: tiny collections never bother. */
-const MIN_DENSE_SIZE = 256;
+/**
+ * A list shorter than this stays a list whatever the collection's size: a bitset is not worth its
+ * object below a few hundred documents. Past 2,048 documents the 1-in-32 rule decides alone.
+ */
+const MIN_DENSE_SIZE = 64;
 
 export class TokenPostings {
   private readonly lists = new PostingLists();
@@ -38,7 +43,7 @@ export class TokenPostings {
       return;
     }
     this.lists.add(token, doc);
-    if (this.lists.size(token) > Math.max(MIN_DENSE_SIZE, this.docLimit >>> 5)) this.densify(token);
+    if (this.lists.size(token) > this.denseThreshold()) this.densify(token);
   }
 
   remove(token: number, doc: number): void {
@@ -65,7 +70,20 @@ export class TokenPostings {
   }
 
   compact(trim: boolean): void {
+    if (trim) {
+      const sparse = this.denseThreshold() / 2;
+      this.dense.forEach((set, token) => {
+        if (set === undefined || set.count() >= sparse) return;
+        this.dense[token] = undefined;
+        set.forEach((doc) => this.lists.add(token, doc));
+      });
+    }
     this.lists.compact(trim);
+  }
+
+  /** A list longer than this turns into a bitset, which is then the smaller of the two. */
+  private denseThreshold(): number {
+    return Math.max(MIN_DENSE_SIZE, this.docLimit >>> 5);
   }
 
   private densify(token: number): void {

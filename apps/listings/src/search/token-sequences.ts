@@ -79,18 +79,22 @@ export class TokenSequences {
    * boundary, followed, when `nextIds` is given, by a token of that set.
    */
   containsPhrase(doc: number, pattern: Uint8Array, nextIds: Bitset | null): boolean {
-    const bytes = this.slab.columns.bytes;
     const start = this.slab.start(doc);
-    const end = start + this.slab.count(doc);
+    // A view of this document's run only, so that the native search cannot run on into others'.
+    const run = this.slab.columns.bytes.subarray(start, start + this.slab.count(doc));
     const first = pattern[0] as number;
     const patternLength = pattern.length;
-    for (let at = start; at + patternLength <= end; at++) {
-      if (bytes[at] !== first || (at > start && (bytes[at - 1] as number) >= 0x80)) continue;
+    const last = run.length - patternLength;
+    for (let at = 0; at <= last; at++) {
+      // The native search skips to the next candidate byte far faster than a loop here.
+      at = run.indexOf(first, at);
+      if (at < 0 || at > last) return false;
+      if (at > 0 && (run[at - 1] as number) >= 0x80) continue;
       let matched = 1;
-      while (matched < patternLength && bytes[at + matched] === pattern[matched]) matched++;
+      while (matched < patternLength && run[at + matched] === pattern[matched]) matched++;
       if (matched < patternLength) continue;
       if (nextIds === null) return true;
-      const next = decodeAt(bytes, at + patternLength);
+      const next = decodeAt(run, at + patternLength);
       if (next > 0 && nextIds.has(next - 1)) return true;
     }
     return false;

@@ -9,6 +9,8 @@ export const LISTINGS_SUBJECTS = {
   rebuildProperties: 'listings.cmd.rebuild-properties.v1',
   getProperty: 'listings.query.property.v1',
   listProperties: 'listings.query.properties.v1',
+  similarProperties: 'listings.query.similar-properties.v1',
+  pricePerMeter: 'listings.query.price-per-meter.v1',
   projectionStatus: 'listings.query.projection-status.v1',
 } as const;
 
@@ -51,6 +53,21 @@ export const getPropertyRequestSchema = z.object({ id: uuidSchema }).strict();
  * NATS client gets the same answers as an HTTP one.
  */
 export const listPropertiesRequestSchema = z.object({ query: z.record(z.string(), z.unknown()) }).strict();
+
+/** The query of `GET /documents/properties/{id}/similar-properties`, bracket-parsed, and the property. */
+export const similarPropertiesRequestSchema = z.object({ id: uuidSchema, query: z.record(z.string(), z.unknown()) }).strict();
+
+/** The query of `GET /indicators/price_per_meter`, bracket-parsed. */
+export const pricePerMeterRequestSchema = z.object({ query: z.record(z.string(), z.unknown()) }).strict();
+
+/** The spec's "Price per meter statistic". */
+export interface PricePerMeterReply {
+  average: number | null;
+  average_min: number | null;
+  average_max: number | null;
+  median: number | null;
+  series: Record<string, number>;
+}
 
 export interface ListPropertiesReply {
   items: PropertyDocument[];

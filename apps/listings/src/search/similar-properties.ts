@@ -1,0 +1,71 @@
+import { greatCircleKm } from '@immo/contracts';
+import { SIMILARITY, type OrderClause, type OrderField } from '@immo/property-criteria';
+import type { IndexedProperty } from './property-search-index';
+
+function distanceKm(a: IndexedProperty, b: IndexedProperty): number | null {
+  return a.location && b.location ? greatCircleKm(a.location, b.location) : null;
+}
+
+export function isSimilar(target: IndexedProperty, candidate: IndexedProperty): boolean {
+  if (candidate.uuid === target.uuid) return false;
+  if (candidate.transactionType !== target.transactionType || candidate.propertyType !== target.propertyType) return false;
+  const distance = distanceKm(target, candidate);
+  const sameCommune = target.cityId !== null && candidate.cityId === target.cityId;
+  if (!sameCommune && (distance === null || distance > SIMILARITY.radiusKm)) return false;
+  if (target.price !== null) {
+    if (candidate.price === null || Math.abs(candidate.price - target.price) > SIMILARITY.priceTolerance * target.price) return false;
+  }
+  if (target.surface !== null && candidate.surface !== null && Math.abs(candidate.surface - target.surface) > SIMILARITY.surfaceTolerance * target.surface) return false;
+  if (target.room !== null && candidate.room !== null && Math.abs(candidate.room - target.room) > SIMILARITY.roomTolerance) return false;
+  return true;
+}
+
+/**
+ * Lower is closer: relative price gap + relative surface gap + `roomWeight` per room of difference
+ * + distance as a share of `radiusKm` (half of it when a location is missing). Each term is 0 for
+ * an identical property; an unknown value adds nothing but the distance's half.
+ */
+export function similarityScore(target: IndexedProperty, candidate: IndexedProperty): number {
+  let score = 0;
+  if (target.price && candidate.price !== null) score += Math.abs(candidate.price - target.price) / target.price;
+  if (target.surface && candidate.surface !== null) score += Math.abs(candidate.surface - target.surface) / target.surface;
+  if (target.room !== null && candidate.room !== null) score += SIMILARITY.roomWeight * Math.abs(candidate.room - target.room);
+  const distance = distanceKm(target, candidate);
+  score += distance === null ? 0.5 : Math.min(distance, SIMILARITY.radiusKm) / SIMILARITY.radiusKm;
+  return score;
+}
+
+const FIELD: Record<OrderField, (p: IndexedProperty) => number | null> = {
+  createdAt: (p) => p.createdAtMs,
+  updatedAt: (p) => p.updatedAtMs,
+  price: (p) => p.price,
+  pricePerMeter: (p) => p.pricePerMeter,
+  surface: (p) => p.surface,
+};
+
+/**
+ * The similar properties among `candidates`, ranked: by the `order` clauses a client gave (missing
+ * values last in both directions), then by score, then by uuid, so pages never overlap.
+ */
+export function rankSimilar(target: IndexedProperty, candidates: Iterable<IndexedProperty>, order: readonly OrderClause[]): IndexedProperty[] {
+  const scored: { property: IndexedProperty; score: number }[] = [];
+  const seen = new Set<string>();
+  for (const candidate of candidates) {
+    if (seen.has(candidate.uuid) || !isSimilar(target, candidate)) continue;
+    seen.add(candidate.uuid);
+    scored.push({ property: candidate, score: similarityScore(target, candidate) });
+  }
+  scored.sort((a, b) => {
+    for (const clause of order) {
+      const x = FIELD[clause.field](a.property);
+      const y = FIELD[clause.field](b.property);
+      if (x === y) continue;
+      if (x === null) return 1;
+      if (y === null) return -1;
+      return clause.direction === 'asc' ? x - y : y - x;
+    }
+    if (a.score !== b.score) return a.score - b.score;
+    return a.property.uuid < b.property.uuid ? -1 : a.property.uuid > b.property.uuid ? 1 : 0;
+  });
+  return scored.map((entry) => entry.property);
+}
