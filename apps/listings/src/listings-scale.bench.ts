@@ -6,7 +6,7 @@ import { withTemporaryStack, type RunningStack } from '@immo/stack';
 import type { Measurement, Scenario } from '@immo/testing';
 import { generateDataset } from '../demo/generate-snapshots';
 import { realCommunes } from '../demo/real-communes';
-import { ingest, rejected, rejections, settled, status } from './bench/stack-ingestion';
+import { ingest, rejected, rejections, settled, status } from '../test/stack-ingestion';
 
 const ROOT = resolve(__dirname, '..', '..', '..', '..');
 /** Goods to load; about 0.98 property per good. `SCALE_GOODS` shrinks it for a quick look. */

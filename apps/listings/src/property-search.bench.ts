@@ -5,10 +5,10 @@ import { EmbeddedDocumentStore } from '@immo/document-store';
 import { parsePropertyCriteria } from '@immo/property-criteria';
 import { withTemporaryStack, type RunningStack } from '@immo/stack';
 import type { Measurement, Scenario } from '@immo/testing';
-import { parseQueryString } from '../../gateway/src/http/query-string';
+import qs from 'qs';
 import { generateDataset } from '../demo/generate-snapshots';
 import { realCommunes } from '../demo/real-communes';
-import { ingest, rejections, settled } from './bench/stack-ingestion';
+import { ingest, rejections, settled } from '../test/stack-ingestion';
 import { SEARCH_ROWS_COLLECTION, type SearchRowRecord } from './projection/read-models';
 import { PropertySearchIndex } from './search/property-search-index';
 
@@ -123,7 +123,7 @@ const scenario: Scenario = {
 
       const { index, buildMs } = await inProcessIndex(stack.dataDir);
       const criteria = QUERY_MIX.map((query) => {
-        const parsed = parsePropertyCriteria(parseQueryString(query));
+        const parsed = parsePropertyCriteria(qs.parse(query, { depth: 5, arrayLimit: 1000, plainObjects: true }) as Record<string, unknown>);
         if (!parsed.ok) throw new Error(`query "${query}" is invalid: ${JSON.stringify(parsed.violations)}`);
         return parsed.criteria;
       });

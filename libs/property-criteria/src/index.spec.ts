@@ -1,4 +1,4 @@
-import { compareForOrder, matches, parsePropertyCriteria } from '@immo/property-criteria';
+import { compareForOrder, matches, parsePropertyCriteria } from './index';
 import { aPropertyDocument } from './property-document.fixture';
 
 describe('public entry point', () => {

@@ -13,4 +13,7 @@ describe('text normalisation', () => {
   it('gives no token for a text without letters or digits', () => {
     expect(tokenize(' -- !! ')).toEqual([]);
   });
+  it('folds compatibility characters that decompose into capitals', () => {
+    expect(normalizeText('19℃, ℌôtel')).toBe('19°c, hotel');
+  });
 });

@@ -22,7 +22,8 @@ const WORD_SEPARATORS = /[^\p{L}\p{N}]+/u;
 export function normalizeText(text: string): string {
   let folded = text.toLowerCase();
   for (const [pattern, replacement] of LIGATURES) folded = folded.replace(pattern, replacement);
-  return folded.normalize('NFKD').replace(COMBINING_MARKS, '');
+  // Lower case again after NFKD: compatibility characters decompose into capitals ("℃" → "°C").
+  return folded.normalize('NFKD').replace(COMBINING_MARKS, '').toLowerCase();
 }
 
 /**

@@ -45,7 +45,6 @@ export class PropertyDocumentsProjection {
       _id: propertyId,
       revision: change.event.position,
       document,
-      createdAtMs: Date.parse(document.createdAt),
     } as PropertyRecord);
     return { propertyId, before: before?.document ?? null, after: document };
   }

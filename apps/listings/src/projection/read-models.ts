@@ -1,5 +1,5 @@
 import type { CollectionSpec, StoredDocument } from '@immo/document-store';
-import type { ListingsIntegrationEvent, PropertyDocument } from '@immo/contracts';
+import type { PropertyDocument } from '@immo/contracts';
 import type { AdvertState, GroupableAdvert } from '../domain';
 import type { SearchRow } from '../search/search-row';
 
@@ -8,14 +8,9 @@ export interface AdvertRecord extends StoredDocument {
   state: AdvertState;
 }
 
-/**
- * A property document as served, plus what queries need that the document does not carry.
- * `revision` is the global position of the last event applied to it.
- */
+/** A property document as served; `revision` is the global position of the last event applied to it. */
 export interface PropertyRecord extends StoredDocument {
   document: PropertyDocument;
-  /** Epoch milliseconds of `document.createdAt`, for newest-first paging. */
-  createdAtMs: number;
 }
 
 /**
@@ -64,10 +59,9 @@ export const ADVERTS_COLLECTION: CollectionSpec = {
 
 export const PROPERTIES_COLLECTION: CollectionSpec = {
   name: 'listings_properties',
-  indexes: [
-    // GET /documents/properties answers newest first, ties by id (the sort is exactly this key).
-    { fields: { createdAtMs: -1, _id: 1 }, serves: 'properties collection ordered by createdAt desc, then id' },
-  ],
+  // Read by id only (`_id`, indexed in both stores): the search index names the page's properties
+  // and the search rows, not this collection, rebuild that index at start.
+  indexes: [],
 };
 
 export const ADVERT_FACTS_COLLECTION: CollectionSpec = {

@@ -5,6 +5,8 @@ import type { PropertyChange } from './property-documents.projection';
 import { SEARCH_ROWS_COLLECTION, type SearchRowRecord } from './read-models';
 import type { UnitOfWork } from './unit-of-work';
 
+const LOAD_PAGE = 10_000;
+
 /**
  * The property search index: the compact search row of every property document, stored beside the
  * documents (`listings_search_rows`, same commit) and held in memory by `PropertySearchIndex`.
@@ -19,6 +21,7 @@ export class SearchIndexProjection {
   constructor(
     private readonly store: DocumentStore,
     readonly index: PropertySearchIndex,
+    private readonly loadPage = LOAD_PAGE,
   ) {
     store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION);
   }
@@ -29,13 +32,23 @@ export class SearchIndexProjection {
     uow.afterCommit(() => this.index.upsert(row));
   }
 
-  /** Fills the index from the stored rows (at start, before following the log). */
+  /**
+   * Fills the index from the stored rows (at start, before following the log), a page at a time:
+   * 200,000 decoded rows held at once would double the heap the index itself needs.
+   */
   async load(): Promise<number> {
+    const rows = this.store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION);
     let loaded = 0;
-    for (const record of await this.store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION).find({})) {
-      this.index.upsert(record.row as SearchRow);
-      loaded++;
+    let after: string | null = null;
+    for (;;) {
+      const page: SearchRowRecord[] = await rows.find(after === null ? {} : { _id: { $gt: after } }, { sort: { _id: 1 }, limit: this.loadPage });
+      for (const record of page) this.index.upsert(record.row as SearchRow);
+      loaded += page.length;
+      if (page.length < this.loadPage) break;
+      after = (page[page.length - 1] as SearchRowRecord)._id;
     }
+    // Drops the headroom the structures grew with while loading.
+    this.index.compact(true);
     return loaded;
   }
 

@@ -10,6 +10,8 @@ export const MAP_ENTRY_BYTES = 40;
 /** One slot of a JavaScript array. */
 export const ARRAY_SLOT_BYTES = 8;
 
+// Code points up to U+00FF (NUL included): V8 stores such strings one byte per character.
+// eslint-disable-next-line no-control-regex
 const LATIN1 = /^[\u0000-\u00ff]*$/;
 
 /** A flat string: Latin-1 text takes a byte per character, anything else two. */

@@ -1,9 +1,12 @@
 import type { PropertyDocument } from '@immo/contracts';
 import { compareForOrder, matches, parsePropertyCriteria, type PropertyCriteria } from '@immo/property-criteria';
 import { startStackFixture, type StackFixture } from '@immo/stack';
-import { parseQueryString } from '../src/http/query-string';
-import { generateDataset } from '../../listings/demo/generate-snapshots';
-import { allDocuments, ingestUntilAccepted, settled } from '../../listings/test/listings-fixture';
+import qs from 'qs';
+import { generateDataset } from '../demo/generate-snapshots';
+import { allDocuments, ingestUntilAccepted, settled } from './listings-fixture';
+
+/** Bracket notation as the gateway reads it (qs, nested objects, arrays up to 1,000 items). */
+const parseQueryString = (query: string) => qs.parse(query, { depth: 5, arrayLimit: 1000, plainObjects: true }) as Record<string, unknown>;
 
 interface Collection {
   'hydra:member': PropertyDocument[];

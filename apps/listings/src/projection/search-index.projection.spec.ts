@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import { EmbeddedDocumentStore } from '@immo/document-store';
+import { aPropertyDocument, criteriaOf } from '../search/property-document.fixture';
+import { PropertySearchIndex } from '../search/property-search-index';
+import { searchRowOf } from '../search/search-row';
+import { SearchIndexProjection } from './search-index.projection';
+import { SEARCH_ROWS_COLLECTION, type SearchRowRecord } from './read-models';
+import { UnitOfWork } from './unit-of-work';
+
+describe('SearchIndexProjection', () => {
+  const documents = Array.from({ length: 25 }, (_, i) => aPropertyDocument({ uuid: randomUUID(), price: 100_000 + i * 1000 }));
+
+  it('stores each row in the batch and shows it in the index only once the batch is committed', async () => {
+    const store = new EmbeddedDocumentStore();
+    const projection = new SearchIndexProjection(store, new PropertySearchIndex());
+    const uow = new UnitOfWork(store);
+    const [first] = documents;
+    projection.apply({ propertyId: first!.uuid, before: null, after: first! }, 7, uow);
+    expect(projection.index.has(first!.uuid)).toBe(false);
+    await uow.commit('checkpoints');
+    expect(projection.index.has(first!.uuid)).toBe(true);
+    expect((await store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION).findById(first!.uuid))?.row).toEqual(searchRowOf(first!));
+  });
+
+  it('loads every stored row back, a page at a time, into an index that answers like the first', async () => {
+    const store = new EmbeddedDocumentStore();
+    await store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION).bulkUpsert(documents.map((doc) => ({ _id: doc.uuid, revision: 1, row: searchRowOf(doc) })));
+    const restarted = new SearchIndexProjection(store, new PropertySearchIndex(), 10);
+    expect(await restarted.load()).toBe(25);
+    const cheap = criteriaOf({ budgetMax: '110000', withCoherentPrice: 'false', itemsPerPage: '30' });
+    const expected = documents.filter((doc) => doc.price <= 110_000).length;
+    expect(restarted.index.search(cheap).total).toBe(expected);
+    expect(restarted.index.size).toBe(25);
+  });
+});
