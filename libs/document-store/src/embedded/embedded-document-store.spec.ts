@@ -427,7 +427,7 @@ describe('embedded document store', () => {
       await second.close();
     });
 
-    it('reopens a collection filled by commits from its stored skeletons, without reading its documents', async () => {
+    it('reopens a collection filled by commits from its stored skeletons, without reading its documents (guard: a restart reads no document)', async () => {
       const first = new EmbeddedDocumentStore({ dataDir });
       first.collection<Ad>(SPEC);
       await first.commit(ADS.slice(0, 20).map((doc) => ({ collection: SPEC.name, upsert: doc })));

@@ -72,11 +72,6 @@ class EncodedDatabase<V> {
     void this.db.put(key, codec.pack(value));
   }
 
-  /** Outside a transaction: written and flushed before it returns. */
-  putNow(key: string, value: V): void {
-    this.db.putSync(key, codec.pack(value));
-  }
-
   remove(key: string): void {
     void this.db.remove(key);
   }
@@ -130,12 +125,8 @@ export class LmdbPersistence {
     const db = this.skeletonsOf(collection);
     const loaded = new Map<string, Skeleton>();
     if (meta === undefined) {
-      // Never stored: an empty collection needs nothing rebuilt. Its paths are recorded now, or
-      // the next start would take the skeletons its commits wrote for stale ones and rebuild them
-      // by reading every document.
-      if (this.bodiesOf(collection).count() > 0) return null;
-      this.meta.putNow(collection, { paths: [...paths] });
-      return loaded;
+      // Never stored: an empty collection needs nothing rebuilt (its first commit records the paths).
+      return this.bodiesOf(collection).count() === 0 ? loaded : null;
     }
     if (!samePaths(meta.paths, paths)) return null;
     for (const { key, value } of db.values()) loaded.set(key, value);
