@@ -23,7 +23,7 @@ export const ADVERT_RANGE_VALUES: Readonly<Record<AdvertRangeKey, (advert: Adver
   greenHouseGasValue: (advert) => advert.greenHouseGas?.value ?? null,
 };
 
-const ADVERT_RANGE_KEYS = Object.keys(ADVERT_RANGE_VALUES) as AdvertRangeKey[];
+export const ADVERT_RANGE_KEYS = Object.keys(ADVERT_RANGE_VALUES) as readonly AdvertRangeKey[];
 
 /**
  * Geolocation accuracy of an advert (1 house number, 2 neighbourhood). The Advert contract does

@@ -13,3 +13,4 @@ export { isPointInRing } from './point-in-polygon';
 export { parisOffsetMs, parisWallTimeToEpochMs } from './paris-time';
 export { describeParameters, type ParameterDescription } from './parameter-docs';
 export { SIMILARITY } from './similarity';
+export { ADVERT_RANGE_KEYS, advertGeoAccuracy } from './advert-filters';

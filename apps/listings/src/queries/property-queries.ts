@@ -7,11 +7,11 @@ import type { IndexedProperty, PropertySearchIndex } from '../search/property-se
 import { rankSimilar } from '../search/similar-properties';
 
 /** Criteria with no filter but the defaults, the base the similar-properties searches narrow. */
-function defaultCriteria(): PropertyCriteria {
+const DEFAULT_CRITERIA: PropertyCriteria = (() => {
   const parsed = parsePropertyCriteria({});
   if (!parsed.ok) throw new Error('the empty query must be valid');
   return parsed.criteria;
-}
+})();
 
 /**
  * Reads of the property read model: searches run on the in-memory index, which names the page's
@@ -50,7 +50,7 @@ export class PropertyQueries {
     const target = this.index.describe(id.toLowerCase());
     if (!target) return null;
     const base: PropertyCriteria = {
-      ...defaultCriteria(),
+      ...DEFAULT_CRITERIA,
       transactionType: target.transactionType as PropertyCriteria['transactionType'],
       propertyTypes: [target.propertyType as PropertyCriteria['propertyTypes'][number]],
       date: criteria.date,

@@ -6,24 +6,9 @@
  * Missing numbers are NaN, which fails every bound as `withinRange` fails a missing value; an open
  * range is skipped, so it accepts them.
  */
-import type { AdvertRangeKey, PropertyCriteria } from '@immo/property-criteria';
+import { ADVERT_RANGE_KEYS, type AdvertRangeKey, type PropertyCriteria } from '@immo/property-criteria';
 import type { SearchAdvertRow } from './search-row';
 import { Slab } from './slab';
-
-export const ADVERT_RANGE_KEYS: readonly AdvertRangeKey[] = [
-  'priceExcludingFees',
-  'floorQuantity',
-  'lotCount',
-  'condominiumFees',
-  'constructionYear',
-  'feesPercentage',
-  'rentalCharges',
-  'rentalPledge',
-  'renterFees',
-  'inventoryPrice',
-  'energyValue',
-  'greenHouseGasValue',
-];
 
 /** The letters the criteria accept; any other rating matches no category filter. */
 const CATEGORY_LETTERS = 'ABCDEFG';

@@ -10,6 +10,7 @@
  */
 import type { Advert, AdvertEvent, City, PropertyDocument } from '@immo/contracts';
 import {
+  advertGeoAccuracy,
   cityIdsCovering,
   creationTimeMs,
   hasCoherentPrice,
@@ -144,18 +145,13 @@ function advertRowOf(advert: Advert): SearchAdvertRow {
     feesResponsibility: advert.feesResponsibility,
     hasVirtualTour: advert.virtualTour !== null && advert.virtualTour.trim() !== '',
     expiredAtMs: instantMs(advert.expiredAt),
-    geoAccuracy: geoAccuracyOf(advert),
+    geoAccuracy: numberOrNull(advertGeoAccuracy(advert)),
   };
 }
 
 function eventRowOf(event: AdvertEvent): SearchEventRow[] {
   if (event.fieldName !== 'price' && event.fieldName !== 'surface') return [];
   return [{ field: event.fieldName, percentVariation: numberOrNull(event.percentVariation), createdAtMs: instantMs(event.createdAt) }];
-}
-
-function geoAccuracyOf(advert: Advert): number | null {
-  const accuracy = (advert as Advert & { geoAccuracy?: unknown }).geoAccuracy;
-  return typeof accuracy === 'number' ? numberOrNull(accuracy) : null;
 }
 
 /** Duplicates answer every phrase alike: a property's text usually repeats its lead advert's. */
