@@ -11,12 +11,11 @@ import {
   rebuildPropertiesRequestSchema,
   rpcErrors,
   type IngestAdvertsReply,
-  type ListPropertiesReply,
   type ProjectionStatusReply,
   type PropertyDocument,
 } from '@immo/contracts';
 import { parsePropertyCriteria, type CriteriaEndpoint, type PropertyCriteria } from '@immo/property-criteria';
-import { parseRpcPayload } from '@immo/service-kit';
+import { parseRpcPayload, type JsonText } from '@immo/service-kit';
 import { ListingsRuntime } from './listings-runtime';
 import { PropertyQueries } from './queries/property-queries';
 
@@ -50,14 +49,16 @@ export class ListingsController {
     return document;
   }
 
+  /** A `ListPropertiesReply`, sent as JSON text (`propertyPageText`). */
   @MessagePattern(LISTINGS_SUBJECTS.listProperties)
-  properties(@Payload() payload: unknown): Promise<ListPropertiesReply> {
+  properties(@Payload() payload: unknown): Promise<JsonText> {
     const { query } = parseRpcPayload(listPropertiesRequestSchema, payload);
     return this.queries.search(criteriaOf(query, 'properties'));
   }
 
+  /** A `ListPropertiesReply`, sent as JSON text (`propertyPageText`). */
   @MessagePattern(LISTINGS_SUBJECTS.similarProperties)
-  async similarProperties(@Payload() payload: unknown): Promise<ListPropertiesReply> {
+  async similarProperties(@Payload() payload: unknown): Promise<JsonText> {
     const { id, query } = parseRpcPayload(similarPropertiesRequestSchema, payload);
     const reply = await this.queries.similar(id, criteriaOf(query, 'similar'), query['order'] !== undefined);
     if (!reply) throw new RpcException(rpcErrors.notFound(`Property ${id} was not found.`));

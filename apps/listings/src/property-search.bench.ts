@@ -51,8 +51,33 @@ const QUERY_MIX: readonly string[] = [
   'transactionType=0&includedDepartments[]=/departments/75&itemsPerPage=0',
 ];
 
+/** The price per m² of a department's flats or houses, for sale and to rent: the indicator's common use. */
+const PRICE_PER_METER_QUERIES: readonly string[] = ['75', '13', '33', '59', '69', '31', '44', '6'].flatMap((department) => [
+  `transactionType=0&propertyTypes[]=0&includedDepartments[]=/departments/${department}`,
+  `transactionType=1&propertyTypes[]=1&includedDepartments[]=/departments/${department}&aggregationInterval=year`,
+]);
+/** Properties whose similar ones are asked for, taken from these searches' pages. */
+const SIMILAR_SOURCES: readonly string[] = [
+  'transactionType=0&propertyTypes[]=0&itemsPerPage=30',
+  'transactionType=0&propertyTypes[]=1&itemsPerPage=30&page=3',
+  'transactionType=1&itemsPerPage=30&order[price]=asc',
+  'transactionType=0&includedDepartments[]=/departments/75&itemsPerPage=30',
+];
+const SIDE_REQUESTS = 800;
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+async function propertyIdsOf(stack: RunningStack, query: string): Promise<string[]> {
+  const response = await fetch(`${stack.baseUrl}/documents/properties?${query}`, { headers: { 'X-API-KEY': stack.apiKey } });
+  const page = (await response.json()) as { 'hydra:member': { uuid: string }[] };
+  return page['hydra:member'].map((member) => member.uuid);
+}
+
+function latencyNotes(samples: number[]): string {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return `p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`;
 }
 
 async function timedGet(stack: RunningStack, path: string): Promise<number> {
@@ -102,7 +127,7 @@ async function inProcessIndex(dataDir: string): Promise<{ index: PropertySearchI
 
 const scenario: Scenario = {
   name: 'property-search',
-  description: `load ${GOODS} goods (~${Math.round(GOODS * 0.98)} properties), then ${REQUESTS} GET /documents/properties of a 20-query mix at concurrency ${CONCURRENCY}; targets p50 ≤ 15 ms, p99 ≤ 50 ms, ≥ 400 req/s`,
+  description: `load ${GOODS} goods (~${Math.round(GOODS * 0.98)} properties), then ${REQUESTS} GET /documents/properties of a 20-query mix at concurrency ${CONCURRENCY} (targets p50 ≤ 15 ms, p99 ≤ 50 ms, ≥ 400 req/s), ${SIDE_REQUESTS} price_per_meter by department and ${SIDE_REQUESTS} similar-properties`,
   run: () =>
     withTemporaryStack(ROOT, async (stack) => {
       const communes = realCommunes();
@@ -120,6 +145,13 @@ const scenario: Scenario = {
 
       const mix = await loadRun(stack, paths, REQUESTS);
       const sorted = [...mix.samples].sort((a, b) => a - b);
+
+      const pricePerMeterPaths = PRICE_PER_METER_QUERIES.map((query) => `/indicators/price_per_meter?${query}`);
+      for (const path of pricePerMeterPaths) await timedGet(stack, path);
+      const pricePerMeter = await loadRun(stack, pricePerMeterPaths, SIDE_REQUESTS);
+      const similarIds = (await Promise.all(SIMILAR_SOURCES.map((query) => propertyIdsOf(stack, query)))).flat();
+      const similarPaths = similarIds.map((id) => `/documents/properties/${id}/similar-properties`);
+      const similar = await loadRun(stack, similarPaths, SIDE_REQUESTS);
 
       const { index, buildMs } = await inProcessIndex(stack.dataDir);
       const criteria = QUERY_MIX.map((query) => {
@@ -151,6 +183,20 @@ const scenario: Scenario = {
           wallMs: mix.wallMs,
           operations: mix.samples.length,
           notes: `p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms; gateway+NATS ${ratio.toFixed(1)}× the in-process median`,
+        },
+        {
+          label: `price_per_meter of a department, concurrency ${CONCURRENCY}`,
+          samplesMs: pricePerMeter.samples,
+          wallMs: pricePerMeter.wallMs,
+          operations: pricePerMeter.samples.length,
+          notes: `${latencyNotes(pricePerMeter.samples)} (target p99 ≤ 100 ms); ${PRICE_PER_METER_QUERIES.length} queries: 8 departments, sale flats monthly, rented houses yearly`,
+        },
+        {
+          label: `similar properties, concurrency ${CONCURRENCY}`,
+          samplesMs: similar.samples,
+          wallMs: similar.wallMs,
+          operations: similar.samples.length,
+          notes: `${latencyNotes(similar.samples)} (target p99 ≤ 30 ms); ${similarIds.length} properties from 4 searches' pages`,
         },
         {
           label: 'same queries in process (index only)',

@@ -39,6 +39,14 @@ export type ParseCriteriaResult =
 
 const GEO_ACCURACIES: readonly GeoAccuracy[] = [1, 2];
 const siteValue = textValue.pipe(z.string().min(1).max(100, 'must be at most 100 characters'));
+// Built once: a zod schema costs more to build than to run.
+const transactionTypeValue = integerEnumValue(TRANSACTION_TYPES);
+const propertyTypeValue = integerEnumValue(PROPERTY_TYPES);
+const publisherTypeValue = integerEnumValue(PUBLISHER_TYPES);
+const feesResponsibilityValue = integerEnumValue(FEES_RESPONSIBILITIES);
+const energyCategoryValue = wordEnumValue(ENERGY_CATEGORIES);
+const geoAccuracyValue = integerEnumValue(GEO_ACCURACIES);
+const aggregationIntervalValue = wordEnumValue<AggregationInterval>(['month', 'year']);
 
 export function parsePropertyCriteria(
   query: Record<string, unknown>,
@@ -54,26 +62,26 @@ export function parsePropertyCriteria(
   const expressions = parseExpressions(reader.raw('expressions'));
   const geoShapes = parseGeoShapes(reader.raw('geoShapes'));
 
-  const criteria: PropertyCriteria = {
+  // The ranges are assigned one by one below: spreading an object of forty keys into this literal
+  // cost V8 more than all the reading.
+  const criteria = {
     ...paging,
     order: order.order,
     sortMode: readSortMode(reader),
-    ...readRanges(reader),
-    ...readTimeRanges(reader),
 
-    ...optional('transactionType', reader.scalar('transactionType', integerEnumValue(TRANSACTION_TYPES))),
-    propertyTypes: reader.list('propertyTypes', integerEnumValue(PROPERTY_TYPES)),
-    publisherTypes: reader.list('publisherTypes', integerEnumValue(PUBLISHER_TYPES)),
+    ...optional('transactionType', reader.scalar('transactionType', transactionTypeValue)),
+    propertyTypes: reader.list('propertyTypes', propertyTypeValue),
+    publisherTypes: reader.list('publisherTypes', publisherTypeValue),
     ...optional('furnished', reader.scalar('furnished', booleanValue)),
     ...optional('expired', readExpired(reader)),
     ...optional('withLocation', reader.scalar('withLocation', booleanValue)),
     withCoherentPrice: reader.scalar('withCoherentPrice', booleanValue) ?? true,
 
-    ...optional('feesResponsibility', reader.scalar('feesResponsibility', integerEnumValue(FEES_RESPONSIBILITIES))),
-    energyCategories: reader.list('energyCategories', wordEnumValue(ENERGY_CATEGORIES)),
-    greenHouseGasCategories: reader.list('greenHouseGasCategories', wordEnumValue(ENERGY_CATEGORIES)),
+    ...optional('feesResponsibility', reader.scalar('feesResponsibility', feesResponsibilityValue)),
+    energyCategories: reader.list('energyCategories', energyCategoryValue),
+    greenHouseGasCategories: reader.list('greenHouseGasCategories', energyCategoryValue),
     ...optional('withVirtualTour', reader.scalar('withVirtualTour', booleanValue)),
-    geoAccuracy: reader.list('geoAccuracy', integerEnumValue(GEO_ACCURACIES)),
+    geoAccuracy: reader.list('geoAccuracy', geoAccuracyValue),
 
     includedSites: reader.list('includedSites', siteValue),
     excludedSites: reader.list('excludedSites', siteValue),
@@ -91,7 +99,9 @@ export function parsePropertyCriteria(
     geoShapes: geoShapes.shapes,
     expressions: expressions.groups,
     ...optional('aggregationInterval', readAggregationInterval(reader)),
-  };
+  } as PropertyCriteria;
+  readRanges(reader, criteria);
+  readTimeRanges(reader, criteria);
 
   const violations = [...reader.violations, ...geoShapes.violations, ...expressions.violations];
   if (violations.length > 0) return { ok: false, violations };
@@ -104,13 +114,14 @@ function optional<K extends string, V>(key: K, value: V | undefined): Partial<Re
   return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
 
-function readRanges(reader: ParameterReader): Record<RangeKey, PropertyCriteria[RangeKey]> {
-  return Object.fromEntries(RANGE_KEYS.map((key) => [key, readRange(reader, key)])) as Record<RangeKey, PropertyCriteria[RangeKey]>;
+function readRanges(reader: ParameterReader, criteria: Record<RangeKey, PropertyCriteria[RangeKey]>): void {
+  for (const key of RANGE_KEYS) criteria[key] = readRange(reader, key);
 }
 
-function readTimeRanges(reader: ParameterReader): Record<TimeRangeKey, TimeRange> {
-  const keys = Object.keys(TIME_RANGE_PARAMETERS) as TimeRangeKey[];
-  return Object.fromEntries(keys.map((key) => [key, readTimeRange(reader, key)])) as Record<TimeRangeKey, TimeRange>;
+const TIME_RANGE_KEYS = Object.keys(TIME_RANGE_PARAMETERS) as TimeRangeKey[];
+
+function readTimeRanges(reader: ParameterReader, criteria: Record<TimeRangeKey, TimeRange>): void {
+  for (const key of TIME_RANGE_KEYS) criteria[key] = readTimeRange(reader, key);
 }
 
 /** On the collection `expired=null` asks for expired and live properties alike, as absence does. */
@@ -122,5 +133,5 @@ function readExpired(reader: ParameterReader): boolean | undefined {
 
 function readAggregationInterval(reader: ParameterReader): AggregationInterval | undefined {
   if (!reader.parameters.names.has('aggregationInterval')) return undefined;
-  return reader.scalar('aggregationInterval', wordEnumValue<AggregationInterval>(['month', 'year'])) ?? 'month';
+  return reader.scalar('aggregationInterval', aggregationIntervalValue) ?? 'month';
 }

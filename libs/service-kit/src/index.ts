@@ -10,3 +10,4 @@ export * from './bootstrap/run-service';
 export * from './bootstrap/nats-transport-options';
 export * from './stores/open-stores';
 export * from './scheduling/event-loop-slice';
+export * from './nats/json-text';

@@ -1,4 +1,4 @@
-import { hydraCollection } from './hydra-collection';
+import { hydraCollection, hydraCollectionBytes } from './hydra-collection';
 
 describe('hydraCollection', () => {
   const base = {
@@ -35,6 +35,28 @@ describe('hydraCollection', () => {
       'hydra:template': '/documents/properties{?propertyTypes[]}',
       'hydra:variableRepresentation': 'BasicRepresentation',
       'hydra:mapping': [{ '@type': 'IriTemplateMapping', variable: 'propertyTypes[]', property: 'propertyType', required: false }],
+    });
+  });
+
+  describe('as bytes around members that are JSON bytes', () => {
+    const bytes = (value: unknown) => Buffer.from(JSON.stringify(value));
+    const members = [{ uuid: 'a', title: 'Appartement "lumineux"' }, { uuid: 'b', title: 'Maison à Besançon' }];
+
+    it.each([
+      ['a middle page with filters', { propertyTypes: ['0'], page: '2' }, 35, 2],
+      ['an empty result', {}, 0, 1],
+      ['a page past the end', { page: '9' }, 12, 9],
+    ])('is the same JSON as the object form, key order included: %s', (_case, query, totalItems, page) => {
+      const object = hydraCollection({ ...base, members, query, totalItems, page });
+      const text = hydraCollectionBytes({ ...base, membersJson: bytes(members), query, totalItems, page });
+      expect(text.toString('utf8')).toBe(JSON.stringify(object));
+    });
+
+    it('keeps each path in its template when several paths share the mappings', () => {
+      const other = hydraCollectionBytes({ ...base, path: '/documents/properties/x/similar-properties', membersJson: bytes([]), query: {}, totalItems: 0, page: 1 });
+      const first = hydraCollectionBytes({ ...base, membersJson: bytes([]), query: {}, totalItems: 0, page: 1 });
+      expect(JSON.parse(other.toString())['hydra:search']['hydra:template']).toBe('/documents/properties/x/similar-properties{?propertyTypes[]}');
+      expect(JSON.parse(first.toString())['hydra:search']['hydra:template']).toBe('/documents/properties{?propertyTypes[]}');
     });
   });
 });

@@ -5,15 +5,15 @@ import {
   LISTINGS_SUBJECTS,
   MAX_INGEST_BATCH,
   PROPERTY_DOCUMENT_CONTEXT,
+  readPropertyPage,
   type IngestAdvertsReply,
-  type ListPropertiesReply,
   type PricePerMeterReply,
   type PropertyDocument,
 } from '@immo/contracts';
 import { parsePropertyCriteria, searchVariables, type CriteriaEndpoint, type PropertyCriteria } from '@immo/property-criteria';
 import { AdminOnly } from '../auth/public.decorator';
 import { BracketQuery } from '../http/bracket-query.decorator';
-import { hydraCollection } from '../http/hydra-collection';
+import { hydraCollection, hydraCollectionBytes } from '../http/hydra-collection';
 import { ProblemException } from '../http/problem';
 import { validateBody } from '../http/query-params';
 import type { ParsedQuery } from '../http/query-string';
@@ -34,6 +34,7 @@ const PROPERTY_SEARCH_MAPPINGS = mappingsOf('properties');
 const SIMILAR_SEARCH_MAPPINGS = mappingsOf('similar');
 const PRICE_PER_METER_MAPPINGS = mappingsOf('price_per_meter');
 const PRICE_PER_METER_CONTEXT = '/contexts/PricePerMeter';
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
  * The criteria of a search query, or a 400 naming each bad parameter. Unknown parameters are
@@ -65,16 +66,19 @@ export const ingestBodySchema = z.union(
 export class ListingsController {
   constructor(private readonly services: ServiceClient) {}
 
+  // Pages of documents come from listings as JSON and go out as it came: the documents are never
+  // decoded, parsed and encoded again here.
   @Get('documents/properties')
-  async properties(@BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply) {
+  async properties(@BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
     const criteria = parsedCriteria(query, 'properties', reply);
-    const result = await this.services.request<ListPropertiesReply>(LISTINGS_SUBJECTS.listProperties, { query });
-    return hydraCollection({
+    const page = readPropertyPage(await this.services.requestJsonBytes(LISTINGS_SUBJECTS.listProperties, { query }));
+    void reply.type(JSON_CONTENT_TYPE);
+    return hydraCollectionBytes({
       context: PROPERTY_DOCUMENT_CONTEXT,
       path: '/documents/properties',
       query,
-      members: result.items,
-      totalItems: result.totalItems,
+      membersJson: page.items,
+      totalItems: page.totalItems,
       page: criteria.page,
       itemsPerPage: criteria.itemsPerPage,
       mappings: PROPERTY_SEARCH_MAPPINGS,
@@ -82,16 +86,17 @@ export class ListingsController {
   }
 
   @Get('documents/properties/:id/similar-properties')
-  async similarProperties(@Param('id') id: string, @BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply) {
+  async similarProperties(@Param('id') id: string, @BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
     if (!UUID.test(id)) throw ProblemException.invalidParameter('id', 'must be a UUID');
     const criteria = parsedCriteria(query, 'similar', reply);
-    const result = await this.services.request<ListPropertiesReply>(LISTINGS_SUBJECTS.similarProperties, { id, query });
-    return hydraCollection({
+    const page = readPropertyPage(await this.services.requestJsonBytes(LISTINGS_SUBJECTS.similarProperties, { id, query }));
+    void reply.type(JSON_CONTENT_TYPE);
+    return hydraCollectionBytes({
       context: PROPERTY_DOCUMENT_CONTEXT,
       path: `/documents/properties/${id}/similar-properties`,
       query,
-      members: result.items,
-      totalItems: result.totalItems,
+      membersJson: page.items,
+      totalItems: page.totalItems,
       page: criteria.page,
       itemsPerPage: criteria.itemsPerPage,
       mappings: SIMILAR_SEARCH_MAPPINGS,

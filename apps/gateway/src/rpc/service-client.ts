@@ -18,6 +18,15 @@ export class ServiceClient {
       throw toHttpProblem(error);
     }
   }
+
+  /** The response as UTF-8 JSON, not parsed (see `NatsRpcClient.requestJsonBytes`). */
+  async requestJsonBytes(subject: string, payload: unknown, timeoutMs?: number): Promise<Uint8Array> {
+    try {
+      return await this.rpc.requestJsonBytes(subject, payload, timeoutMs === undefined ? {} : { timeoutMs });
+    } catch (error) {
+      throw toHttpProblem(error);
+    }
+  }
 }
 
 export function toHttpProblem(error: unknown): unknown {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EmbeddedDocumentStore } from '@immo/document-store';
+import { DocumentTextCache } from '../queries/document-text-cache';
 import { aPropertyDocument, criteriaOf } from '../search/property-document.fixture';
 import { PropertySearchIndex } from '../search/property-search-index';
 import { searchRowOf } from '../search/search-row';
@@ -12,7 +13,7 @@ describe('SearchIndexProjection', () => {
 
   it('stores each row in the batch and shows it in the index only once the batch is committed', async () => {
     const store = new EmbeddedDocumentStore();
-    const projection = new SearchIndexProjection(store, new PropertySearchIndex());
+    const projection = new SearchIndexProjection(store, new PropertySearchIndex(), new DocumentTextCache());
     const uow = new UnitOfWork(store);
     const [first] = documents;
     projection.apply({ propertyId: first!.uuid, before: null, after: first! }, 7, uow);
@@ -25,11 +26,28 @@ describe('SearchIndexProjection', () => {
   it('loads every stored row back, a page at a time, into an index that answers like the first', async () => {
     const store = new EmbeddedDocumentStore();
     await store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION).bulkUpsert(documents.map((doc) => ({ _id: doc.uuid, revision: 1, row: searchRowOf(doc) })));
-    const restarted = new SearchIndexProjection(store, new PropertySearchIndex(), 10);
+    const restarted = new SearchIndexProjection(store, new PropertySearchIndex(), new DocumentTextCache(), 10);
     expect(await restarted.load()).toBe(25);
     const cheap = criteriaOf({ budgetMax: '110000', withCoherentPrice: 'false', itemsPerPage: '30' });
     const expected = documents.filter((doc) => doc.price <= 110_000).length;
     expect(restarted.index.search(cheap).total).toBe(expected);
     expect(restarted.index.size).toBe(25);
+  });
+
+  it('drops the cached text of a changed document once the change is committed, and all of it on clear', async () => {
+    const store = new EmbeddedDocumentStore();
+    const texts = new DocumentTextCache();
+    const projection = new SearchIndexProjection(store, new PropertySearchIndex(), texts);
+    const [first, second] = documents;
+    texts.remember(first!.uuid, '{"old":1}', texts.version());
+    texts.remember(second!.uuid, '{"old":2}', texts.version());
+    const uow = new UnitOfWork(store);
+    projection.apply({ propertyId: first!.uuid, before: null, after: first! }, 8, uow);
+    expect(texts.get(first!.uuid)).toBe('{"old":1}');
+    await uow.commit('checkpoints');
+    expect(texts.get(first!.uuid)).toBeUndefined();
+    expect(texts.get(second!.uuid)).toBe('{"old":2}');
+    projection.clear();
+    expect(texts.get(second!.uuid)).toBeUndefined();
   });
 });

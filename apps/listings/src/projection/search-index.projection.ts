@@ -1,4 +1,5 @@
 import type { DocumentStore } from '@immo/document-store';
+import type { DocumentTextCache } from '../queries/document-text-cache';
 import { searchRowOf, type SearchRow } from '../search/search-row';
 import type { PropertySearchIndex } from '../search/property-search-index';
 import type { PropertyChange } from './property-documents.projection';
@@ -12,7 +13,7 @@ const LOAD_PAGE = 10_000;
  * documents (`listings_search_rows`, same commit) and held in memory by `PropertySearchIndex`.
  * The stored rows let a restart load the index without decoding every document; the in-memory
  * index changes only once the batch is committed, so a query never sees a change a crash could
- * take back.
+ * take back. At the same moment the cached JSON text of the changed documents is dropped.
  */
 export class SearchIndexProjection {
   static readonly NAME = 'search-index';
@@ -21,6 +22,7 @@ export class SearchIndexProjection {
   constructor(
     private readonly store: DocumentStore,
     readonly index: PropertySearchIndex,
+    private readonly texts: DocumentTextCache,
     private readonly loadPage = LOAD_PAGE,
   ) {
     store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION);
@@ -29,7 +31,10 @@ export class SearchIndexProjection {
   apply(change: PropertyChange, position: number, uow: UnitOfWork): void {
     const row = searchRowOf(change.after);
     uow.put(SEARCH_ROWS_COLLECTION.name, { _id: change.propertyId, revision: position, row } as SearchRowRecord);
-    uow.afterCommit(() => this.index.upsert(row));
+    uow.afterCommit(() => {
+      this.index.upsert(row);
+      this.texts.forget(change.propertyId);
+    });
   }
 
   /**
@@ -54,5 +59,6 @@ export class SearchIndexProjection {
 
   clear(): void {
     this.index.clear();
+    this.texts.clear();
   }
 }

@@ -1,10 +1,12 @@
 import type { DocumentCollection, DocumentStore } from '@immo/document-store';
-import type { ListPropertiesReply, PricePerMeterReply, PropertyDocument } from '@immo/contracts';
+import { propertyPageText, type PricePerMeterReply, type PropertyDocument } from '@immo/contracts';
 import { parsePropertyCriteria, SIMILARITY, type PropertyCriteria } from '@immo/property-criteria';
+import { JsonText } from '@immo/service-kit';
 import { PROPERTIES_COLLECTION, type PropertyRecord } from '../projection/read-models';
 import { pricePerMeterStatistics } from '../search/price-per-meter-statistics';
 import type { IndexedProperty, PropertySearchIndex } from '../search/property-search-index';
 import { rankSimilar } from '../search/similar-properties';
+import type { DocumentTextCache } from './document-text-cache';
 
 /** Criteria with no filter but the defaults, the base the similar-properties searches narrow. */
 const DEFAULT_CRITERIA: PropertyCriteria = (() => {
@@ -15,7 +17,8 @@ const DEFAULT_CRITERIA: PropertyCriteria = (() => {
 
 /**
  * Reads of the property read model: searches run on the in-memory index, which names the page's
- * properties; their documents are then read by id from the store.
+ * properties; their documents are then read by id from the store (or their text from the cache)
+ * and the page answered as JSON text (`propertyPageText`).
  */
 export class PropertyQueries {
   private readonly properties: DocumentCollection<PropertyRecord>;
@@ -23,6 +26,7 @@ export class PropertyQueries {
   constructor(
     store: DocumentStore,
     private readonly index: PropertySearchIndex,
+    private readonly texts: DocumentTextCache,
   ) {
     this.properties = store.collection<PropertyRecord>(PROPERTIES_COLLECTION);
   }
@@ -35,9 +39,10 @@ export class PropertyQueries {
     return this.properties.count({});
   }
 
-  async search(criteria: PropertyCriteria): Promise<ListPropertiesReply> {
+  /** The page as a `ListPropertiesReply` in JSON text. */
+  async search(criteria: PropertyCriteria): Promise<JsonText> {
     const { total, ids } = this.index.search(criteria);
-    return { items: await this.documents(ids), totalItems: total };
+    return new JsonText(propertyPageText(total, await this.documentTexts(ids)));
   }
 
   /**
@@ -46,7 +51,7 @@ export class PropertyQueries {
    * ranked. `orderGiven`: the client's `order[...]` ranks first; without it, the score does.
    * Null when the property is unknown.
    */
-  async similar(id: string, criteria: PropertyCriteria, orderGiven: boolean): Promise<ListPropertiesReply | null> {
+  async similar(id: string, criteria: PropertyCriteria, orderGiven: boolean): Promise<JsonText | null> {
     const target = this.index.describe(id.toLowerCase());
     if (!target) return null;
     const base: PropertyCriteria = {
@@ -62,17 +67,28 @@ export class PropertyQueries {
     const ranked = rankSimilar(target, candidates, orderGiven ? criteria.order : []);
     const first = (criteria.page - 1) * criteria.itemsPerPage;
     const ids = ranked.slice(first, first + criteria.itemsPerPage).map((property) => property.uuid);
-    return { items: await this.documents(ids), totalItems: ranked.length };
+    return new JsonText(propertyPageText(ranked.length, await this.documentTexts(ids)));
   }
 
   pricePerMeter(criteria: PropertyCriteria): PricePerMeterReply {
     return pricePerMeterStatistics(this.index.matchingRows(criteria), criteria.aggregationInterval ?? 'month');
   }
 
-  /** Documents of the given ids, in that order. */
-  private async documents(ids: string[]): Promise<PropertyDocument[]> {
-    const documents = await Promise.all(ids.map((id) => this.byId(id)));
+  /** JSON text of the documents of the given ids, in that order. */
+  private async documentTexts(ids: string[]): Promise<string[]> {
+    const texts = await Promise.all(ids.map((id) => this.documentText(id)));
     // A document is committed before its row reaches the index, so every id has its document.
-    return documents.filter((doc): doc is PropertyDocument => doc !== null);
+    return texts.filter((text): text is string => text !== null);
+  }
+
+  private async documentText(id: string): Promise<string | null> {
+    const cached = this.texts.get(id);
+    if (cached !== undefined) return cached;
+    const version = this.texts.version();
+    const document = await this.byId(id);
+    if (document === null) return null;
+    const text = JSON.stringify(document);
+    this.texts.remember(id, text, version);
+    return text;
   }
 }

@@ -2,3 +2,4 @@ export * from './advert-snapshot.schema';
 export * from './property-document';
 export * from './listings-messages';
 export * from './listings-integration-events';
+export * from './property-page-text';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, JSONCodec, type NatsConnection, type NatsError } from 'nats';
+import { ErrorCode, JSONCodec, type Msg, type NatsConnection, type NatsError } from 'nats';
 import { isRpcErrorPayload, type RpcErrorPayload } from '@immo/contracts';
+import { JSON_RESPONSE_OFFSET_HEADER } from './json-text';
 
 export type RpcFailureKind = 'timeout' | 'unavailable' | 'remote' | 'too-large';
 
@@ -25,6 +26,7 @@ interface NestReply {
 }
 
 const codec = JSONCodec<unknown>();
+const encoder = new TextEncoder();
 
 /**
  * Request/reply over core NATS speaking the NestJS microservice wire format
@@ -35,11 +37,25 @@ export class NatsRpcClient {
   constructor(private readonly connection: NatsConnection, private readonly defaultTimeoutMs: number) {}
 
   async request<TResponse>(subject: string, data: unknown, options: { timeoutMs?: number } = {}): Promise<TResponse> {
+    const message = await this.call(subject, data, options);
+    return responseOf(subject, codec.decode(message.data) as NestReply) as TResponse;
+  }
+
+  /**
+   * The response as UTF-8 JSON, for answers passed on without being read (pages of documents): a
+   * service answering with `JsonText` has it sliced out of the envelope, neither parsed nor decoded.
+   */
+  async requestJsonBytes(subject: string, data: unknown, options: { timeoutMs?: number } = {}): Promise<Uint8Array> {
+    const message = await this.call(subject, data, options);
+    const offset = Number(message.headers?.get(JSON_RESPONSE_OFFSET_HEADER) ?? Number.NaN);
+    if (Number.isInteger(offset) && offset > 0 && offset < message.data.length) return message.data.subarray(offset, message.data.length - 1);
+    return encoder.encode(JSON.stringify(responseOf(subject, codec.decode(message.data) as NestReply) ?? null));
+  }
+
+  private async call(subject: string, data: unknown, options: { timeoutMs?: number }): Promise<Msg> {
     const timeout = options.timeoutMs ?? this.defaultTimeoutMs;
-    let reply: NestReply;
     try {
-      const message = await this.connection.request(subject, codec.encode({ pattern: subject, data, id: randomUUID() }), { timeout });
-      reply = codec.decode(message.data) as NestReply;
+      return await this.connection.request(subject, codec.encode({ pattern: subject, data, id: randomUUID() }), { timeout });
     } catch (error) {
       const code = (error as NatsError | undefined)?.code;
       if (code === ErrorCode.NoResponders) throw new RpcCallError('unavailable', subject, `No service answers ${subject}`);
@@ -50,13 +66,17 @@ export class NatsRpcClient {
       }
       throw error;
     }
-    if (reply.err !== undefined && reply.err !== null) {
-      if (isRpcErrorPayload(reply.err)) {
-        throw new RpcCallError('remote', subject, reply.err.detail, reply.err);
-      }
-      const detail = typeof reply.err === 'object' && reply.err && 'message' in reply.err ? String(reply.err.message) : String(reply.err);
-      throw new RpcCallError('remote', subject, detail);
-    }
-    return reply.response as TResponse;
   }
+}
+
+/** The handler's response, or its error as an `RpcCallError`. */
+function responseOf(subject: string, reply: NestReply): unknown {
+  if (reply.err !== undefined && reply.err !== null) {
+    if (isRpcErrorPayload(reply.err)) {
+      throw new RpcCallError('remote', subject, reply.err.detail, reply.err);
+    }
+    const detail = typeof reply.err === 'object' && reply.err && 'message' in reply.err ? String(reply.err.message) : String(reply.err);
+    throw new RpcCallError('remote', subject, detail);
+  }
+  return reply.response;
 }

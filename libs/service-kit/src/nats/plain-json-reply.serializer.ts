@@ -1,6 +1,8 @@
 import { NatsRecordSerializer } from '@nestjs/microservices/serializers';
 import { NatsRecord, type OutgoingResponse } from '@nestjs/microservices';
+import { headers } from 'nats';
 import { isRpcErrorPayload, rpcErrors, type RpcErrorPayload } from '@immo/contracts';
+import { JSON_RESPONSE_OFFSET_HEADER, JsonText } from './json-text';
 import { plainRequestKind } from './plain-request-id';
 
 const encoder = new TextEncoder();
@@ -9,17 +11,33 @@ const encoder = new TextEncoder();
  * Answers a plain JSON request (see `PlainJsonRequestDeserializer`) in plain JSON too, since its
  * caller knows nothing of Nest: the handler's result, or on failure the `RpcErrorPayload`
  * `{status, title, detail, violations?}` that the gateway would have turned into its HTTP problem.
- * Replies to Nest's envelope keep Nest's own `{id, response | err, isDisposed}` format.
+ * Replies to Nest's envelope keep Nest's own `{id, response | err, isDisposed}` format. A
+ * `JsonText` response is spliced in as it is (see `JSON_RESPONSE_OFFSET_HEADER`).
  */
 export class PlainJsonReplySerializer extends NatsRecordSerializer {
   override serialize(packet: OutgoingResponse): NatsRecord {
     const kind = plainRequestKind(packet.id);
-    if (kind === undefined) return super.serialize(packet);
+    if (kind === undefined) return packet.response instanceof JsonText ? envelopeAround(packet, packet.response) : super.serialize(packet);
     if (kind === 'unreadable') return json(rpcErrors.badRequest('The request body is not valid JSON.'));
     if (packet.err !== undefined && packet.err !== null) return json(asProblem(packet.err));
+    if (packet.response instanceof JsonText) return new NatsRecord(encoder.encode(packet.response.text));
     // `null` rather than an empty body, so the caller can always parse the answer.
     return json(packet.response ?? null);
   }
+}
+
+/** Nest's envelope with the response last, its offset named in a header. */
+function envelopeAround(packet: OutgoingResponse, response: JsonText): NatsRecord<Uint8Array> {
+  const { response: _text, ...rest } = packet;
+  const head = encoder.encode(`${JSON.stringify(rest).slice(0, -1)}${Object.keys(rest).length > 0 ? ',' : ''}"response":`);
+  const body = encoder.encode(response.text);
+  const data = new Uint8Array(head.length + body.length + 1);
+  data.set(head, 0);
+  data.set(body, head.length);
+  data[data.length - 1] = 0x7d; // }
+  const replyHeaders = headers();
+  replyHeaders.set(JSON_RESPONSE_OFFSET_HEADER, String(head.length));
+  return new NatsRecord(data, replyHeaders);
 }
 
 /**

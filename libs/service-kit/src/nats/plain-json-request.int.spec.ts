@@ -7,6 +7,7 @@ import { startNatsServer, type RunningNatsServer } from '@immo/testing';
 import { natsTransportOptions } from '../bootstrap/nats-transport-options';
 import { parseRpcPayload } from '../rpc/parse-rpc-payload';
 import { connectNats } from './connect-nats';
+import { JsonText } from './json-text';
 import { NatsRpcClient } from './nats-rpc-client';
 
 const ingestSchema = z.object({ snapshots: z.array(z.string()).min(1) }).strict();
@@ -16,6 +17,13 @@ class IngestController {
   @MessagePattern('test.cmd.ingest.v1')
   ingest(@Payload() payload: unknown) {
     return { accepted: parseRpcPayload(ingestSchema, payload).snapshots.length };
+  }
+
+  /** Answers with text it already holds: `{"page": [...]}` with the names as given. */
+  @MessagePattern('test.query.page.v1')
+  page(@Payload() payload: unknown) {
+    const { snapshots } = parseRpcPayload(ingestSchema, payload);
+    return new JsonText(`{"page":[${snapshots.map((name) => JSON.stringify({ name })).join(',')}]}`);
   }
 
   @MessagePattern('test.cmd.crash.v1')
@@ -83,5 +91,32 @@ describe('plain JSON requests to a service started with natsTransportOptions', (
     await expect(client.request('test.cmd.ingest.v1', { snapshots: ['a'] })).resolves.toEqual({ accepted: 1 });
     const failure = await client.request('test.cmd.ingest.v1', { snapshots: [] }).catch((e: unknown) => e);
     expect(failure).toMatchObject({ kind: 'remote', payload: { status: 400 } });
+  });
+
+  describe('a handler answering JsonText', () => {
+    const names = ['Besançon', 'l\'Haÿ-les-Roses', '"quoted" }', '東京'];
+    const expected = { page: names.map((name) => ({ name })) };
+
+    it('reaches requestJsonBytes as the same text, unparsed, multi-byte characters included', async () => {
+      const client = new NatsRpcClient(nats, 1000);
+      const answer = await client.requestJsonBytes('test.query.page.v1', { snapshots: names });
+      expect(new TextDecoder().decode(answer)).toBe(JSON.stringify(expected));
+    });
+
+    it('is a valid Nest envelope for clients that parse the whole reply', async () => {
+      const client = new NatsRpcClient(nats, 1000);
+      await expect(client.request('test.query.page.v1', { snapshots: names })).resolves.toEqual(expected);
+    });
+
+    it('is the plain body for a plain JSON request', async () => {
+      await expect(plainRequest('test.query.page.v1', JSON.stringify({ snapshots: names }))).resolves.toEqual(expected);
+    });
+
+    it('keeps errors as errors: requestJsonBytes raises the 400, and returns ordinary replies as JSON', async () => {
+      const client = new NatsRpcClient(nats, 1000);
+      await expect(client.requestJsonBytes('test.query.page.v1', { snapshots: [] })).rejects.toMatchObject({ kind: 'remote', payload: { status: 400 } });
+      const ordinary = await client.requestJsonBytes('test.cmd.ingest.v1', { snapshots: ['a'] });
+      expect(new TextDecoder().decode(ordinary)).toBe('{"accepted":1}');
+    });
   });
 });
