@@ -3,6 +3,8 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import type { NatsConnection } from 'nats';
 import { NATS_CONNECTION, NatsRpcClient, type GatewayConfig } from '@immo/service-kit';
+import { AccountsController } from './accounts/accounts.controller';
+import { AccountKeys } from './auth/account-keys';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { ApiKeyRegistry } from './auth/api-key.registry';
 import { EntrypointController } from './entrypoint/entrypoint.controller';
@@ -12,20 +14,33 @@ import { OpenApiController } from './openapi/openapi.controller';
 import { HealthController } from './health/health.controller';
 import { ProblemFilter } from './http/problem.filter';
 import { ServiceClient } from './rpc/service-client';
+import { SearchesController } from './searches/searches.controller';
+import { UnsubscribeController } from './searches/unsubscribe.controller';
 
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
 
 @Module({})
 export class GatewayModule {
   static register(config: GatewayConfig, nats: NatsConnection): DynamicModule {
+    const rpc = new NatsRpcClient(nats, config.RPC_TIMEOUT_MS);
     return {
       module: GatewayModule,
       imports: [TerminusModule.forRoot({ errorLogStyle: 'pretty', logger: false })],
-      controllers: [HealthController, EntrypointController, GeoController, ListingsController, OpenApiController],
+      controllers: [
+        HealthController,
+        EntrypointController,
+        GeoController,
+        ListingsController,
+        SearchesController,
+        UnsubscribeController,
+        AccountsController,
+        OpenApiController,
+      ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: NATS_CONNECTION, useValue: nats },
-        { provide: NatsRpcClient, useValue: new NatsRpcClient(nats, config.RPC_TIMEOUT_MS) },
+        { provide: NatsRpcClient, useValue: rpc },
+        { provide: AccountKeys, useValue: new AccountKeys(rpc, nats) },
         {
           provide: ApiKeyRegistry,
           useValue: new ApiKeyRegistry({

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import { connectNats, instanceId, loadConfig, runMain, runService, serviceConfigSchema } from '@immo/service-kit';
+import { connectNats, instanceId, loadConfig, runMain, runService, searchesConfigSchema } from '@immo/service-kit';
 import { SearchesModule } from './searches.module';
 
 runMain('searches', async () => {
-  const config = loadConfig('searches', serviceConfigSchema);
+  const config = loadConfig('searches', searchesConfigSchema);
   const nats = await connectNats(config.NATS_URL, { name: 'searches', timeoutMs: config.NATS_CONNECT_TIMEOUT_MS });
   await runService('searches', config, await SearchesModule.register({ config, nats, instance: instanceId('searches') }));
 });

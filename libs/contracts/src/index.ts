@@ -7,3 +7,4 @@ export * from './listings';
 export * from './geo/geo-queries';
 export * from './geo/great-circle';
 export * from './util/plain-object';
+export * from './searches';

@@ -4,6 +4,7 @@ import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rm
 import { tmpdir } from 'node:os';
 import { connect as tcpConnect } from 'node:net';
 import { join, resolve } from 'node:path';
+import { newApiKey } from '@immo/contracts';
 import { findNatsServer, freePort } from '@immo/testing';
 
 /**
@@ -54,13 +55,15 @@ export interface RunningStack {
 }
 
 /**
- * Keys `npm start` hands out until accounts exist, created once and kept in the data directory:
- * `api-key` for clients, `admin-api-key` for ingestion and read-model administration.
+ * Keys `npm start` hands out, created once and kept in the data directory: `api-key`, the
+ * development account's key (the searches service creates that account on first start), and
+ * `admin-api-key` for the admin operations (accounts, ingestion, read models).
  */
 export function ensureApiKey(dataDir: string, name: 'api-key' | 'admin-api-key' = 'api-key'): string {
   const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const key = randomBytes(24).toString('base64url');
+  // The client key is an account key: the searches service makes it the development account's.
+  const key = name === 'api-key' ? newApiKey().apiKey : randomBytes(24).toString('base64url');
   writeFileSync(file, `${key}\n`, { mode: 0o600 });
   return key;
 }

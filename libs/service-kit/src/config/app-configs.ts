@@ -1,5 +1,14 @@
 import type { z } from 'zod';
-import { gatewayConfigSchema, gatewayConfigShape, geoConfigSchema, geoConfigShape, serviceConfigSchema, serviceConfigShape } from './common-config';
+import {
+  gatewayConfigSchema,
+  gatewayConfigShape,
+  geoConfigSchema,
+  geoConfigShape,
+  searchesConfigSchema,
+  searchesConfigShape,
+  serviceConfigSchema,
+  serviceConfigShape,
+} from './common-config';
 
 /**
  * Each app's configuration schema and the variables it reads, in one place so deployment files
@@ -9,6 +18,6 @@ export const APP_CONFIGS: Record<string, { schema: z.ZodType; variables: string[
   gateway: { schema: gatewayConfigSchema, variables: Object.keys(gatewayConfigShape) },
   listings: { schema: serviceConfigSchema, variables: Object.keys(serviceConfigShape) },
   geo: { schema: geoConfigSchema, variables: Object.keys(geoConfigShape) },
-  searches: { schema: serviceConfigSchema, variables: Object.keys(serviceConfigShape) },
+  searches: { schema: searchesConfigSchema, variables: Object.keys(searchesConfigShape) },
   notifier: { schema: serviceConfigSchema, variables: Object.keys(serviceConfigShape) },
 };

@@ -47,6 +47,15 @@ export const geoConfigShape = {
 export const geoConfigSchema = z.object(geoConfigShape).superRefine(requireStoreUrls);
 export type GeoConfig = z.output<typeof geoConfigSchema>;
 
+export const searchesConfigShape = {
+  ...serviceConfigShape,
+  /** Hosts or CIDR ranges webhooks may target although private (tests, private deployments). */
+  WEBHOOK_PRIVATE_TARGETS_ALLOWED: z.string().default(''),
+  MAX_SEARCHES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+};
+export const searchesConfigSchema = z.object(searchesConfigShape).superRefine(requireStoreUrls);
+export type SearchesConfig = z.output<typeof searchesConfigSchema>;
+
 export const gatewayConfigShape = {
   NATS_URL: natsUrl,
   NATS_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),

@@ -1,0 +1,150 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import {
+  LISTINGS_SUBJECTS,
+  PROPERTY_DOCUMENT_CONTEXT,
+  readPropertyPage,
+  SEARCHES_SUBJECTS,
+  type Caller,
+  type SearchesPage,
+  type SearchRecord,
+} from '@immo/contracts';
+import { parsePropertyCriteria, searchVariables } from '@immo/property-criteria';
+import type { AuthenticatedRequest } from '../auth/api-key.guard';
+import { BracketQuery } from '../http/bracket-query.decorator';
+import { hydraCollection, hydraCollectionBytes } from '../http/hydra-collection';
+import { ProblemException } from '../http/problem';
+import type { ParsedQuery } from '../http/query-string';
+import { ServiceClient } from '../rpc/service-client';
+import { IGNORED_PARAMETERS_HEADER } from '../listings/listings.controller';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A search body is a few hundred bytes; 64 KiB leaves room for long expression lists and no more. */
+export const MAX_SEARCH_BODY_BYTES = 64 * 1024;
+const SEARCH_MAPPINGS = ['notificationEnabled', 'title', 'order[title]', 'page'].map((variable) => ({ variable, property: null, required: false }));
+const PROPERTY_MAPPINGS = searchVariables('properties').map((variable) => ({ variable, property: null, required: false }));
+/** What `GET /searches/{id}/properties` takes from its own query: the search gives the rest. */
+const PAGING_PARAMETERS = new Set(['page', 'itemsPerPage', 'order']);
+
+function callerOf(request: AuthenticatedRequest): Caller {
+  // The guard ran: every request reaching a handler carries its identity.
+  return { accountId: (request.apiKey as NonNullable<AuthenticatedRequest['apiKey']>).accountId };
+}
+
+function searchId(id: string): string {
+  if (!UUID.test(id)) throw ProblemException.invalidParameter('id', 'must be a UUID');
+  return id.toLowerCase();
+}
+
+function boundedBody(request: AuthenticatedRequest, body: unknown): unknown {
+  const length = Number(request.headers['content-length'] ?? JSON.stringify(body ?? null).length);
+  if (length > MAX_SEARCH_BODY_BYTES) throw new ProblemException(413, `A search body may hold at most ${MAX_SEARCH_BODY_BYTES} bytes.`);
+  return body;
+}
+
+const origin = (header: string | string[] | undefined): string | undefined => {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value === undefined || value === '' ? undefined : value.slice(0, 200);
+};
+
+/** Saved searches (spec: GET/POST /searches, GET/POST /searches/{id}), scoped to the caller's account. */
+@Controller('searches')
+export class SearchesController {
+  constructor(private readonly services: ServiceClient) {}
+
+  @Post()
+  @HttpCode(201)
+  create(@Req() request: AuthenticatedRequest, @Body() body: unknown, @Headers('platformorigin') platformOrigin?: string): Promise<SearchRecord> {
+    const platform = origin(platformOrigin);
+    return this.services.request<SearchRecord>(SEARCHES_SUBJECTS.createSearch, {
+      caller: callerOf(request),
+      body: boundedBody(request, body),
+      ...(platform ? { platformOrigin: platform } : {}),
+    });
+  }
+
+  @Get()
+  async list(@Req() request: AuthenticatedRequest, @BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply) {
+    const page = await this.services.request<SearchesPage<SearchRecord>>(SEARCHES_SUBJECTS.listSearches, { caller: callerOf(request), query });
+    if (page.ignoredParameters.length > 0) void reply.header(IGNORED_PARAMETERS_HEADER, page.ignoredParameters.join(', '));
+    return hydraCollection({
+      context: '/contexts/Search',
+      path: '/searches',
+      query,
+      members: page.items,
+      totalItems: page.totalItems,
+      page: page.page,
+      itemsPerPage: page.itemsPerPage,
+      mappings: SEARCH_MAPPINGS,
+    });
+  }
+
+  @Get(':id')
+  get(@Req() request: AuthenticatedRequest, @Param('id') id: string): Promise<SearchRecord> {
+    return this.services.request<SearchRecord>(SEARCHES_SUBJECTS.getSearch, { caller: callerOf(request), id: searchId(id) });
+  }
+
+  /** The spec updates with POST; PUT does the same (full replacement of the body fields). */
+  @Post(':id')
+  @HttpCode(200)
+  update(@Req() request: AuthenticatedRequest, @Param('id') id: string, @Body() body: unknown, @Headers('platformorigin') platformOrigin?: string) {
+    return this.replace(request, id, body, platformOrigin);
+  }
+
+  @Put(':id')
+  put(@Req() request: AuthenticatedRequest, @Param('id') id: string, @Body() body: unknown, @Headers('platformorigin') platformOrigin?: string) {
+    return this.replace(request, id, body, platformOrigin);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async delete(@Req() request: AuthenticatedRequest, @Param('id') id: string): Promise<void> {
+    await this.services.request(SEARCHES_SUBJECTS.deleteSearch, { caller: callerOf(request), id: searchId(id) });
+  }
+
+  /**
+   * The search run as `GET /documents/properties` with its criteria: same code, paging and
+   * envelope. Only `page`, `itemsPerPage` and `order[...]` are read from this query.
+   */
+  @Get(':id/properties')
+  async properties(
+    @Req() request: AuthenticatedRequest,
+    @Param('id') id: string,
+    @BracketQuery() query: ParsedQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Buffer> {
+    const { query: criteriaQuery } = await this.services.request<{ query: Record<string, unknown> }>(SEARCHES_SUBJECTS.searchCriteria, {
+      caller: callerOf(request),
+      id: searchId(id),
+    });
+    const paging = Object.fromEntries(Object.entries(query).filter(([name]) => PAGING_PARAMETERS.has(name)));
+    const ignored = Object.keys(query).filter((name) => !PAGING_PARAMETERS.has(name));
+    const combined = { ...criteriaQuery, ...paging };
+    const parsed = parsePropertyCriteria(combined, { endpoint: 'properties' });
+    if (!parsed.ok) throw ProblemException.badRequest(`Invalid query parameters: ${parsed.violations.map((v) => v.propertyPath).join(', ')}`, parsed.violations);
+    const allIgnored = [...ignored, ...parsed.ignored];
+    if (allIgnored.length > 0) void reply.header(IGNORED_PARAMETERS_HEADER, allIgnored.join(', '));
+    const page = readPropertyPage(await this.services.requestJsonBytes(LISTINGS_SUBJECTS.listProperties, { query: combined }));
+    void reply.type('application/json; charset=utf-8');
+    return hydraCollectionBytes({
+      context: PROPERTY_DOCUMENT_CONTEXT,
+      path: `/searches/${searchId(id)}/properties`,
+      query: paging as ParsedQuery,
+      membersJson: page.items,
+      totalItems: page.totalItems,
+      page: parsed.criteria.page,
+      itemsPerPage: parsed.criteria.itemsPerPage,
+      mappings: PROPERTY_MAPPINGS,
+    });
+  }
+
+  private replace(request: AuthenticatedRequest, id: string, body: unknown, platformOrigin: string | undefined): Promise<SearchRecord> {
+    const platform = origin(platformOrigin);
+    return this.services.request<SearchRecord>(SEARCHES_SUBJECTS.updateSearch, {
+      caller: callerOf(request),
+      id: searchId(id),
+      body: boundedBody(request, body),
+      ...(platform ? { platformOrigin: platform } : {}),
+    });
+  }
+}

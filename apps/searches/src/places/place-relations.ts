@@ -1,0 +1,98 @@
+/**
+ * The cities and departments a search names, as the objects its record shows (spec: Search,
+ * stored record), looked up in the geo service once when the search is written.
+ */
+import { GEO_SUBJECTS, type City, type CityRelation, type DepartmentRelation, type SearchRelations, type Violation } from '@immo/contracts';
+import { RpcCallError, type NatsRpcClient } from '@immo/service-kit';
+
+interface GeoDepartment {
+  id: number;
+  code: string;
+  name: string;
+  chefLieuCityId: number | null;
+}
+
+/** INSEE's article is what the official name has before the bare name ("Le Havre" / "Havre" → "le"). */
+function articleOf(city: City): string {
+  if (city.originalName === city.name || !city.originalName.endsWith(city.name)) return '';
+  return city.originalName.slice(0, city.originalName.length - city.name.length).trim().toLowerCase();
+}
+
+function cityRelation(city: City): CityRelation {
+  return {
+    '@context': '/contexts/City',
+    '@id': `/cities/${city.id}`,
+    '@type': 'City',
+    article: articleOf(city),
+    insee: city.insee,
+    libelle: city.zipcode ? `${city.originalName} (${city.zipcode})` : city.originalName,
+    name: city.name,
+    zipcode: city.zipcode,
+  };
+}
+
+/** `Côtes-d'Armor` → `cotes-d-armor`: the name as a slug. */
+function cleanName(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+function departmentRelation(department: GeoDepartment): DepartmentRelation {
+  return {
+    '@context': '/contexts/Department',
+    '@id': `/departments/${department.id}`,
+    '@type': 'Department',
+    chefLieu: department.chefLieuCityId === null ? null : `/cities/${department.chefLieuCityId}`,
+    departmentCode: department.code,
+    name: department.name,
+    nameClean: cleanName(department.name),
+  };
+}
+
+export type RelationsResult = { ok: true; relations: SearchRelations } | { ok: false; violations: Violation[] };
+
+export class PlaceRelations {
+  constructor(private readonly rpc: NatsRpcClient) {}
+
+  /** Ids as the criteria library read them (`/cities/75056` → 75056); unknown ids are violations. */
+  async resolve(ids: { includedCities: number[]; excludedCities: number[]; includedDepartments: number[] }): Promise<RelationsResult> {
+    const violations: Violation[] = [];
+    const cities = async (field: 'includedCities' | 'excludedCities'): Promise<CityRelation[]> =>
+      (
+        await Promise.all(
+          ids[field].map(async (id, index) => {
+            const city = await this.found<City>(GEO_SUBJECTS.cityById, { id });
+            if (!city) violations.push({ propertyPath: `${field}[${index}]`, message: `no city has the id ${id}` });
+            return city ? cityRelation(city) : null;
+          }),
+        )
+      ).filter((relation): relation is CityRelation => relation !== null);
+    const [includedCities, excludedCities, includedDepartments] = await Promise.all([
+      cities('includedCities'),
+      cities('excludedCities'),
+      Promise.all(
+        ids.includedDepartments.map(async (id, index) => {
+          const department = await this.found<GeoDepartment>(GEO_SUBJECTS.department, { id });
+          if (!department) violations.push({ propertyPath: `includedDepartments[${index}]`, message: `no department has the id ${id}` });
+          return department ? departmentRelation(department) : null;
+        }),
+      ).then((relations) => relations.filter((relation): relation is DepartmentRelation => relation !== null)),
+    ]);
+    if (violations.length > 0) return { ok: false, violations };
+    return { ok: true, relations: { includedCities, excludedCities, includedDepartments } };
+  }
+
+  /** The answer, or null for a 404; any other failure (geo down) propagates. */
+  private async found<T>(subject: string, payload: unknown): Promise<T | null> {
+    try {
+      return await this.rpc.request<T>(subject, payload);
+    } catch (error) {
+      if (error instanceof RpcCallError && error.kind === 'remote' && error.payload?.status === 404) return null;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import type { CollectionSpec, StoredDocument } from '@immo/document-store';
+import type { SearchRecord } from '@immo/contracts';
+import type { AccountKey } from '../accounts/account-events';
+import type { SearchState } from '../searches/search-events';
+
+export interface AccountDoc extends StoredDocument {
+  name: string;
+  createdAt: string;
+  keys: AccountKey[];
+}
+
+/** One per issued key, revoked ones included (the gateway asks by key id). */
+export interface KeyDoc extends StoredDocument {
+  accountId: string;
+  digest: string;
+  revokedAt: string | null;
+}
+
+export interface SearchDoc extends StoredDocument {
+  accountId: string;
+  /** The whole state, to fold the next event onto. */
+  state: SearchState;
+  record: SearchRecord;
+  notificationEnabled: boolean;
+  /** Lower-cased title: the `title` filter is a case-insensitive substring. */
+  titleFolded: string;
+  createdAt: string;
+  /** SHA-256 of the unsubscribe token (hex): found by digest, compared in constant time. */
+  tokenDigest: string;
+}
+
+export interface CheckpointDoc extends StoredDocument {
+  position: number | null;
+}
+
+export const ACCOUNTS_COLLECTION: CollectionSpec = {
+  name: 'searches_accounts',
+  // Listed page by page in creation order (`GET /admin/accounts`).
+  indexes: [{ fields: { createdAt: 1 }, serves: 'accounts in creation order' }],
+};
+
+export const KEYS_COLLECTION: CollectionSpec = {
+  name: 'searches_keys',
+  // Read by id (the key id) only.
+  indexes: [],
+};
+
+export const SEARCHES_COLLECTION: CollectionSpec = {
+  name: 'searches_searches',
+  indexes: [
+    // An account's searches (`GET /searches`, the per-account limit).
+    { fields: { accountId: 1, createdAt: -1 }, serves: "an account's searches, newest first" },
+    // The public unsubscribe route finds a search by its token.
+    { fields: { tokenDigest: 1 }, serves: 'search by unsubscribe token' },
+  ],
+};
+
+export const CHECKPOINTS_COLLECTION: CollectionSpec = { name: 'searches_checkpoints', indexes: [] };
+export const PROJECTION_CHECKPOINT_ID = 'searches';

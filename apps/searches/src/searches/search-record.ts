@@ -1,0 +1,35 @@
+import type { SearchRecord } from '@immo/contracts';
+import type { SearchState } from './search-events';
+
+/**
+ * The record the API answers (spec: Search resource): the fields as given, relations as objects,
+ * times in UTC with `Z`. Numbers and lists keep the types the body had (the original service
+ * showed `lat` as a string and `propertyTypes` as one integer; clients get what they sent).
+ */
+export function searchRecordOf(state: SearchState): SearchRecord {
+  const { spec } = state;
+  const record: SearchRecord = {
+    '@context': '/contexts/Search',
+    '@id': `/searches/${state.id}`,
+    '@type': 'Search',
+    id: state.id,
+    title: spec.title,
+    ...spec.criteria,
+    includedCities: state.relations.includedCities,
+    excludedCities: state.relations.excludedCities,
+    includedDepartments: state.relations.includedDepartments,
+    hidePropertyContact: spec.hidePropertyContact,
+    notificationEnabled: spec.notificationEnabled,
+    endpointRecipient: spec.endpointRecipient,
+    eventEndpoint: spec.eventEndpoint,
+    subscribedEvents: spec.subscribedEvents,
+    notificationRecipient: spec.notificationRecipient,
+    createdAt: state.createdAt,
+    updatedAt: state.updatedAt,
+    lastAlertAt: state.lastAlertAt,
+    token: state.token,
+    user: `/users/${state.accountId}`,
+  };
+  if (state.platformOrigin !== null) record['platformOrigin'] = state.platformOrigin;
+  return record;
+}

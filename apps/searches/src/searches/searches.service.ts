@@ -1,0 +1,170 @@
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { rpcErrors, type Caller, type SearchesPage, type SearchRecord, type SearchRelations, type Violation } from '@immo/contracts';
+import type { EventStore } from '@immo/event-store';
+import { parsePropertyCriteria } from '@immo/property-criteria';
+import { READ_YOUR_WRITES_MS } from '../accounts/accounts.service';
+import { CommandRejected } from '../command-rejected';
+import type { PlaceRelations } from '../places/place-relations';
+import type { SearchDoc } from '../projection/read-models';
+import { tokenDigest, type SearchesProjection } from '../projection/searches-projection';
+import { parseSearchBody, type SearchSpec } from './search-body';
+import { evolveSearch, searchStream, type SearchEvent, type SearchState } from './search-events';
+import { resolvedTargetViolation, type PrivateTargetsAllowed } from './webhook-target';
+import { listSearchesQuery } from './list-searches-query';
+
+export const SEARCHES_PER_PAGE = 30;
+
+export interface SearchesServiceOptions {
+  maxSearchesPerAccount: number;
+  allowed: PrivateTargetsAllowed;
+  now?: () => Date;
+}
+
+const badRequest = (violations: Violation[]) =>
+  new CommandRejected(rpcErrors.badRequest(`Invalid search: ${violations.map((v) => v.propertyPath).join(', ')}`, violations));
+
+/**
+ * Saved searches: commands append to the search's stream and answer once the read model holds
+ * the change; queries read the read model. Another account's search is "not found", never
+ * "forbidden", so ids leak nothing.
+ */
+export class SearchesService {
+  private readonly now: () => Date;
+  /** Creations of one account run one at a time in this process, so the limit is not overrun. */
+  private readonly creating = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly eventStore: EventStore,
+    private readonly projection: SearchesProjection,
+    private readonly places: PlaceRelations,
+    private readonly options: SearchesServiceOptions,
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async create(caller: Caller, body: unknown, platformOrigin: string | null): Promise<SearchRecord> {
+    const { spec, relations } = await this.validated(body);
+    return this.oneAtATime(caller.accountId, async () => {
+      const count = await this.projection.searches.count({ accountId: caller.accountId });
+      if (count >= this.options.maxSearchesPerAccount) {
+        throw new CommandRejected(rpcErrors.conflict(`This account already has ${count} searches, the most it may hold; delete one first.`));
+      }
+      const searchId = randomUUID();
+      const token = randomBytes(24).toString('base64url');
+      const createdAt = this.now().toISOString();
+      await this.append(searchId, 'no_stream', {
+        type: 'SearchCreated',
+        data: { searchId, accountId: caller.accountId, spec, relations, token, platformOrigin, createdAt },
+      });
+      return this.get(caller, searchId);
+    });
+  }
+
+  /** Full replacement of the body fields (POST, as the spec has it, or PUT). */
+  async update(caller: Caller, searchId: string, body: unknown, platformOrigin: string | null): Promise<SearchRecord> {
+    const { revision } = await this.owned(caller, searchId);
+    const { spec, relations } = await this.validated(body);
+    await this.append(searchId, revision, { type: 'SearchUpdated', data: { searchId, spec, relations, platformOrigin, updatedAt: this.now().toISOString() } });
+    return this.get(caller, searchId);
+  }
+
+  async delete(caller: Caller, searchId: string): Promise<void> {
+    const { revision } = await this.owned(caller, searchId);
+    await this.append(searchId, revision, { type: 'SearchDeleted', data: { searchId, deletedAt: this.now().toISOString() } });
+  }
+
+  async get(caller: Caller, searchId: string): Promise<SearchRecord> {
+    return (await this.ownedDoc(caller, searchId)).record;
+  }
+
+  /** The criteria query of a search, to run as `GET /documents/properties` would. */
+  async criteriaQuery(caller: Caller, searchId: string): Promise<Record<string, unknown>> {
+    return (await this.ownedDoc(caller, searchId)).state.spec.criteria;
+  }
+
+  async list(caller: Caller, query: Record<string, unknown>): Promise<SearchesPage<SearchRecord>> {
+    const parsed = listSearchesQuery(query);
+    if (!parsed.ok) throw badRequest(parsed.violations);
+    const { filter, sort, page, ignored } = parsed.value;
+    const where = { accountId: caller.accountId, ...filter };
+    const [docs, totalItems] = await Promise.all([
+      this.projection.searches.find(where, { sort, skip: (page - 1) * SEARCHES_PER_PAGE, limit: SEARCHES_PER_PAGE }),
+      this.projection.searches.count(where),
+    ]);
+    return { items: docs.map((doc) => doc.record), totalItems, page, itemsPerPage: SEARCHES_PER_PAGE, ignoredParameters: ignored };
+  }
+
+  /**
+   * The public unsubscribe link: turns notifications off for the search holding the token. False
+   * for an unknown token. Tokens are found by digest and compared in constant time.
+   */
+  async disableNotifications(token: string, reason: string | null, comment: string | null): Promise<boolean> {
+    const digest = tokenDigest(token);
+    const [doc] = await this.projection.searches.find({ tokenDigest: digest }, { limit: 1 });
+    if (!doc || !timingSafeEqual(Buffer.from(doc.tokenDigest, 'hex'), Buffer.from(digest, 'hex'))) return false;
+    if (!doc.state.spec.notificationEnabled) return true;
+    const { revision } = await this.stateOf(doc._id);
+    await this.append(doc._id, revision, { type: 'SearchNotificationsDisabled', data: { searchId: doc._id, reason, comment, disabledAt: this.now().toISOString() } });
+    return true;
+  }
+
+  private async validated(body: unknown): Promise<{ spec: SearchSpec; relations: SearchRelations }> {
+    const parsed = parseSearchBody(body, this.options.allowed);
+    if (!parsed.ok) throw badRequest(parsed.violations);
+    const { spec } = parsed;
+    const targetViolations: Violation[] = [];
+    for (const field of ['endpointRecipient', 'eventEndpoint'] as const) {
+      const url = spec[field];
+      const problem = url === null ? null : await resolvedTargetViolation(url, this.options.allowed);
+      if (problem) targetViolations.push({ propertyPath: field, message: problem });
+    }
+    if (targetViolations.length > 0) throw badRequest(targetViolations);
+    const criteria = parsePropertyCriteria(spec.criteria, { endpoint: 'properties' });
+    if (!criteria.ok) throw badRequest(criteria.violations);
+    const places = await this.places.resolve({
+      includedCities: criteria.criteria.includedCities,
+      excludedCities: criteria.criteria.excludedCities,
+      includedDepartments: criteria.criteria.includedDepartments,
+    });
+    if (!places.ok) throw badRequest(places.violations);
+    return { spec, relations: places.relations };
+  }
+
+  private async ownedDoc(caller: Caller, searchId: string): Promise<SearchDoc> {
+    const doc = await this.projection.searches.findById(searchId.toLowerCase());
+    if (!doc || doc.accountId !== caller.accountId) throw new CommandRejected(rpcErrors.notFound(`Search ${searchId} was not found.`));
+    return doc;
+  }
+
+  /** The search's state from its stream, if it exists, is not deleted and is the caller's. */
+  private async owned(caller: Caller, searchId: string): Promise<{ state: SearchState; revision: number }> {
+    const found = await this.stateOf(searchId.toLowerCase());
+    if (found.state === null || found.state.deleted || found.state.accountId !== caller.accountId) {
+      throw new CommandRejected(rpcErrors.notFound(`Search ${searchId} was not found.`));
+    }
+    return { state: found.state, revision: found.revision };
+  }
+
+  private async stateOf(searchId: string): Promise<{ state: SearchState | null; revision: number }> {
+    const events = await this.eventStore.readStream(searchStream(searchId));
+    let state: SearchState | null = null;
+    for (const event of events) state = evolveSearch(state, event as unknown as SearchEvent);
+    return { state, revision: events.length - 1 };
+  }
+
+  private async append(searchId: string, expectedRevision: number | 'no_stream', event: SearchEvent): Promise<void> {
+    const result = await this.eventStore.append(searchStream(searchId), [{ id: randomUUID(), type: event.type, data: event.data }], { expectedRevision });
+    await this.projection.waitFor(result.position, READ_YOUR_WRITES_MS);
+  }
+
+  private async oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.creating.get(key) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => undefined);
+    this.creating.set(key, settled);
+    void settled.then(() => {
+      if (this.creating.get(key) === settled) this.creating.delete(key);
+    });
+    return next;
+  }
+}

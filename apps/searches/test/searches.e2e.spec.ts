@@ -1,0 +1,338 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CreatedAccount, IssuedKey, SearchRecord } from '@immo/contracts';
+import { ROOT, startStackFixture, type StackFixture } from '@immo/stack';
+
+type Collection<T> = { 'hydra:member': T[]; 'hydra:totalItems': number; 'hydra:view': Record<string, string> };
+type Problem = { status: number; detail?: string; violations?: { propertyPath: string; message: string }[] };
+
+const MAX_SEARCHES = 4;
+const DAY_MS = 24 * 3600 * 1000;
+
+const EXAMPLE: Record<string, unknown> = (() => {
+  const raw = JSON.parse(readFileSync(join(ROOT, 'libs/contracts/src/listings/advert-snapshot.example.json'), 'utf8')) as Record<string, unknown>;
+  delete raw['$comment'];
+  return raw;
+})();
+
+const COMMUNES = [
+  { insee: '69123', zipcode: '69003', name: 'Lyon', location: { lat: 45.7597, lon: 4.8553 } },
+  { insee: '33063', zipcode: '33000', name: 'Bordeaux', location: { lat: 44.8378, lon: -0.5792 } },
+  { insee: '31555', zipcode: '31000', name: 'Toulouse', location: { lat: 43.6045, lon: 1.444 } },
+];
+const WORDS = ['jardin', 'terrasse', 'cave', 'piscine'];
+
+/** Varied adverts (type, price, surface, rooms, city, words), one property each. */
+function snapshots(count: number): Record<string, unknown>[] {
+  return Array.from({ length: count }, (_, i) => {
+    const commune = COMMUNES[i % COMMUNES.length] as (typeof COMMUNES)[number];
+    const surface = 20 + ((i * 37) % 160);
+    const rooms = 1 + (i % 6);
+    const price = Math.round(surface * (2500 + ((i * 131) % 4000)));
+    return {
+      ...structuredClone(EXAMPLE),
+      site: 'e2e-searches',
+      reference: `S-${i}`,
+      url: `https://e2e-searches.example/annonces/S-${i}`,
+      propertyType: i % 2,
+      transactionType: 0,
+      price,
+      priceExcludingFees: Math.round(price * 0.95),
+      surface,
+      room: rooms,
+      bedroom: Math.max(0, rooms - 1),
+      title: `Bien ${i} ${surface} m²`,
+      description: `Annonce synthétique avec ${WORDS[i % WORDS.length]} et ${WORDS[(i * 3 + 1) % WORDS.length]}.`,
+      commune: { insee: commune.insee, zipcode: commune.zipcode, name: commune.name },
+      location: { lat: commune.location.lat + (i % 7) * 0.003, lon: commune.location.lon + (i % 5) * 0.003 },
+      seenAt: new Date(Date.now() - (i % 20) * DAY_MS).toISOString(),
+    };
+  });
+}
+
+const seeded = (seed: number) => () => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
+
+/** Random criteria in a saved search's body shape. */
+function randomCriteria(random: () => number): Record<string, unknown> {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const criteria: Record<string, unknown> = { transactionType: 0, propertyTypes: random() < 0.3 ? [0, 1] : [pick([0, 1])] };
+  if (random() < 0.5) criteria['budgetMax'] = pick([150_000, 300_000, 500_000, 900_000]);
+  if (random() < 0.4) criteria['surfaceMin'] = pick([30, 60, 100]);
+  if (random() < 0.4) criteria['roomMin'] = pick([1, 2, 3, 4]);
+  if (random() < 0.3) criteria['includedCities'] = [pick(['/cities/69123', '/cities/33063', '/cities/31555'])];
+  if (random() < 0.3) criteria['expressions'] = [[{ word: pick(WORDS) }]];
+  if (random() < 0.2) criteria['withCoherentPrice'] = false;
+  if (random() < 0.3) criteria['pricePerMeterMax'] = pick([3000, 4500, 6000]);
+  return criteria;
+}
+
+describe('accounts, keys and saved searches through the gateway', () => {
+  let fixture: StackFixture;
+  let admin: Record<string, string>;
+  let alice: CreatedAccount;
+  let bob: CreatedAccount;
+  const as = (account: { apiKey: string }) => ({ 'X-API-KEY': account.apiKey });
+
+  beforeAll(async () => {
+    fixture = await startStackFixture({ MAX_SEARCHES_PER_ACCOUNT: String(MAX_SEARCHES), WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'hooks.test' });
+    admin = { 'X-API-KEY': fixture.stack.adminApiKey };
+    alice = (await fixture.send('POST', '/admin/accounts', { name: 'Alice Immo' }, admin)).body as CreatedAccount;
+    bob = (await fixture.send('POST', '/admin/accounts', { name: 'Bob Invest' }, admin)).body as CreatedAccount;
+    const ingest = await fixture.send('POST', '/admin/adverts', snapshots(90), admin);
+    expect(ingest.status).toBe(200);
+  }, 120_000);
+
+  afterAll(async () => {
+    await fixture?.teardown();
+  });
+
+  it('creates accounts with a key shown once, and lists them by key id only', async () => {
+    expect(alice).toMatchObject({ name: 'Alice Immo', id: expect.stringMatching(/^[0-9a-f-]{36}$/), apiKey: expect.stringMatching(/^imk_/) });
+    const listed = (await fixture.get('/admin/accounts', admin)).body as Collection<{ id: string; name: string; keys: { keyId: string }[] }>;
+    const names = listed['hydra:member'].map((account) => account.name);
+    expect(names).toEqual(expect.arrayContaining(['Alice Immo', 'Bob Invest', 'development']));
+    expect(JSON.stringify(listed)).not.toContain(alice.apiKey);
+    expect(listed['hydra:member'].find((account) => account.id === alice.id)?.keys.map((key) => key.keyId)).toEqual([alice.keyId]);
+  });
+
+  it('keeps admin operations to the admin key, and names bad input', async () => {
+    expect((await fixture.send('POST', '/admin/accounts', { name: 'x' }, as(alice))).status).toBe(403);
+    const bad = await fixture.send('POST', '/admin/accounts', { name: '', extra: 1 }, admin);
+    expect(bad.status).toBe(400);
+    expect((bad.body as Problem).violations?.map((v) => v.propertyPath).sort()).toEqual(['(root)', 'name']);
+    expect((await fixture.send('POST', '/admin/accounts/not-a-uuid/keys', {}, admin)).status).toBe(400);
+    expect((await fixture.send('POST', '/admin/accounts/00000000-0000-4000-8000-000000000000/keys', {}, admin)).status).toBe(404);
+  });
+
+  it('refuses missing and unknown keys with 401 in the problem shape', async () => {
+    const missing = await fixture.get('/searches', {});
+    expect(missing.status).toBe(401);
+    expect(missing.body).toMatchObject({ status: 401, detail: expect.stringContaining('X-API-KEY') });
+    expect((await fixture.get('/searches', { 'X-API-KEY': `imk_0123456789ab_${'A'.repeat(43)}` })).status).toBe(401);
+    // A real key id with a wrong secret.
+    expect((await fixture.get('/searches', { 'X-API-KEY': `imk_${alice.keyId}_${'B'.repeat(43)}` })).status).toBe(401);
+  });
+
+  it("answers the development account's key written to the data directory", async () => {
+    expect(fixture.stack.apiKey).toMatch(/^imk_/);
+    expect((await fixture.get('/searches')).status).toBe(200);
+  });
+
+  describe('saved searches', () => {
+    let aliceSearch: SearchRecord;
+
+    beforeAll(async () => {
+      const created = await fixture.send(
+        'POST',
+        '/searches',
+        {
+          title: 'T3 à Lyon',
+          transactionType: 0,
+          propertyTypes: [0],
+          budgetMax: 400_000,
+          includedCities: ['/cities/69123'],
+          includedDepartments: ['/departments/69'],
+          notificationEnabled: true,
+          endpointRecipient: 'https://hooks.test/matches',
+          subscribedEvents: ['ad.update.price'],
+          notificationRecipient: 'alice@example.com',
+        },
+        { ...as(alice), platformOrigin: 'partner-app' },
+      );
+      expect(created.status).toBe(201);
+      aliceSearch = created.body as SearchRecord;
+    });
+
+    it('stores the record in the spec shape, relations as objects', () => {
+      expect(aliceSearch).toMatchObject({
+        '@context': '/contexts/Search',
+        '@id': `/searches/${aliceSearch.id}`,
+        '@type': 'Search',
+        title: 'T3 à Lyon',
+        withCoherentPrice: true,
+        notificationEnabled: true,
+        user: `/users/${alice.id}`,
+        lastAlertAt: null,
+        platformOrigin: 'partner-app',
+        token: expect.any(String),
+      });
+      expect(aliceSearch.createdAt).toMatch(/Z$/);
+      expect(aliceSearch['includedCities']).toEqual([
+        expect.objectContaining({ '@id': '/cities/69123', '@type': 'City', insee: '69123', name: 'Lyon', libelle: expect.stringContaining('Lyon') }),
+      ]);
+      expect(aliceSearch['includedDepartments']).toEqual([
+        expect.objectContaining({ '@id': '/departments/69', departmentCode: '69', name: 'Rhône', nameClean: 'rhone', chefLieu: expect.stringMatching(/^\/cities\//) }),
+      ]);
+    });
+
+    it("isolates accounts: another account's search is 404 for get, update, delete and absent from its list", async () => {
+      const path = `/searches/${aliceSearch.id}`;
+      expect((await fixture.get(path, as(bob))).status).toBe(404);
+      expect((await fixture.send('POST', path, { title: 'x', transactionType: 0, propertyTypes: [0] }, as(bob))).status).toBe(404);
+      expect((await fetch(`${fixture.stack.baseUrl}${path}`, { method: 'DELETE', headers: as(bob) })).status).toBe(404);
+      expect((await fixture.get(`${path}/properties`, as(bob))).status).toBe(404);
+      const bobList = (await fixture.get('/searches', as(bob))).body as Collection<SearchRecord>;
+      expect(bobList['hydra:member'].map((s) => s.id)).not.toContain(aliceSearch.id);
+      expect((await fixture.get(path, as(alice))).status).toBe(200);
+    });
+
+    it('updates by full replacement (POST and PUT), keeping identity, token and creation time', async () => {
+      const path = `/searches/${aliceSearch.id}`;
+      const posted = await fixture.send('POST', path, { title: 'T3 Lyon, budget revu', transactionType: 0, propertyTypes: [0, 1], budgetMax: 450_000 }, as(alice));
+      expect(posted.status).toBe(200);
+      const record = posted.body as SearchRecord;
+      expect(record).toMatchObject({ id: aliceSearch.id, token: aliceSearch.token, createdAt: aliceSearch.createdAt, title: 'T3 Lyon, budget revu', notificationEnabled: false });
+      expect(record['includedCities']).toEqual([]);
+      expect(record['endpointRecipient']).toBeNull();
+      const put = await fixture.send('PUT', path, { ...record, title: 'Remis comme lu' }, as(alice));
+      expect(put.status).toBe(200);
+      expect((put.body as SearchRecord).title).toBe('Remis comme lu');
+      expect(((await fixture.get(path, as(alice))).body as SearchRecord).title).toBe('Remis comme lu');
+    });
+
+    it('lists the caller\'s searches with the title and notification filters, title order and ignored parameters named', async () => {
+      for (const title of ['Zèbre', 'appartement Bordeaux']) {
+        expect((await fixture.send('POST', '/searches', { title, transactionType: 0, propertyTypes: [1] }, as(bob))).status).toBe(201);
+      }
+      const ordered = (await fixture.get('/searches?order[title]=asc', as(bob))).body as Collection<SearchRecord>;
+      expect(ordered['hydra:member'].map((s) => s.title)).toEqual(['appartement Bordeaux', 'Zèbre']);
+      const filtered = (await fixture.get('/searches?title=BORDEAUX', as(bob))).body as Collection<SearchRecord>;
+      expect(filtered['hydra:member'].map((s) => s.title)).toEqual(['appartement Bordeaux']);
+      expect(((await fixture.get('/searches?notificationEnabled=true', as(bob))).body as Collection<SearchRecord>)['hydra:totalItems']).toBe(0);
+      const misspelt = await fixture.get('/searches?titel=x', as(bob));
+      expect(misspelt.headers.get('x-ignored-parameters')).toBe('titel');
+      expect((await fixture.get('/searches?order[title]=up', as(bob))).status).toBe(400);
+    });
+
+    it('names every bad field at once, and refuses malformed JSON, large bodies and bad ids', async () => {
+      const bad = await fixture.send(
+        'POST',
+        '/searches',
+        {
+          transactionType: 7,
+          propertyTypes: [0],
+          budgetMin: 500,
+          budgetMax: 100,
+          colour: 'blue',
+          notificationEnabled: true,
+          endpointRecipient: 'http://hooks.test/x',
+          eventEndpoint: 'https://127.0.0.1/x',
+          subscribedEvents: ['ad.update.colour'],
+          notificationRecipient: 'nobody',
+          includedCities: ['/cities/99999999'],
+        },
+        as(alice),
+      );
+      expect(bad.status).toBe(400);
+      const paths = (bad.body as Problem).violations?.map((v) => v.propertyPath) ?? [];
+      expect(paths).toEqual(
+        expect.arrayContaining(['title', 'transactionType', 'colour', 'endpointRecipient', 'eventEndpoint', 'subscribedEvents', 'notificationRecipient']),
+      );
+      expect(paths.some((path) => path.startsWith('budget'))).toBe(true);
+      const unknownCity = await fixture.send('POST', '/searches', { title: 'x', transactionType: 0, propertyTypes: [0], includedCities: ['/cities/99999999'] }, as(alice));
+      expect(unknownCity.status).toBe(400);
+      expect((unknownCity.body as Problem).violations?.[0]?.propertyPath).toBe('includedCities[0]');
+      expect((await fixture.send('POST', '/searches', '{"title": ', as(alice))).status).toBe(400);
+      expect((await fixture.send('POST', '/searches', { title: 'x'.repeat(70_000), transactionType: 0, propertyTypes: [0] }, as(alice))).status).toBe(413);
+      expect((await fixture.get('/searches/not-a-uuid', as(alice))).status).toBe(400);
+      const noEndpoint = await fixture.send('POST', '/searches', { title: 'x', transactionType: 0, propertyTypes: [0], notificationEnabled: true }, as(alice));
+      expect((noEndpoint.body as Problem).violations?.map((v) => v.propertyPath)).toEqual(['notificationEnabled']);
+    });
+
+    it('answers 409 beyond the per-account limit, and deletes (204, then 404)', async () => {
+      const carol = (await fixture.send('POST', '/admin/accounts', { name: 'Carol' }, admin)).body as CreatedAccount;
+      const ids: string[] = [];
+      for (let i = 0; i < MAX_SEARCHES; i++) {
+        const created = await fixture.send('POST', '/searches', { title: `s${i}`, transactionType: 0, propertyTypes: [0] }, as(carol));
+        expect(created.status).toBe(201);
+        ids.push((created.body as SearchRecord).id);
+      }
+      expect((await fixture.send('POST', '/searches', { title: 'one too many', transactionType: 0, propertyTypes: [0] }, as(carol))).status).toBe(409);
+      const response = await fetch(`${fixture.stack.baseUrl}/searches/${ids[0]}`, { method: 'DELETE', headers: as(carol) });
+      expect(response.status).toBe(204);
+      expect((await fixture.get(`/searches/${ids[0]}`, as(carol))).status).toBe(404);
+      expect((await fixture.send('POST', '/searches', { title: 'fits again', transactionType: 0, propertyTypes: [0] }, as(carol))).status).toBe(201);
+    });
+
+    it('turns notifications off with the token alone; an unknown token answers 404 with success false', async () => {
+      const created = (await fixture.send('POST', '/searches', { title: 'alertes', transactionType: 0, propertyTypes: [0], notificationEnabled: true, endpointRecipient: 'https://hooks.test/m' }, as(bob))).body as SearchRecord;
+      const off = await fixture.send('POST', '/public/search/disable-notifications', { searchToken: created.token, reason: 'too many' }, {});
+      expect(off).toEqual({ status: 200, body: { success: true } });
+      expect(((await fixture.get(`/searches/${created.id}`, as(bob))).body as SearchRecord).notificationEnabled).toBe(false);
+      expect(await fixture.send('POST', '/public/search/disable-notifications', { searchToken: 'nope' }, {})).toEqual({ status: 404, body: { success: false } });
+      expect((await fixture.send('POST', '/public/search/disable-notifications', { token: 'x' }, {})).status).toBe(400);
+    });
+
+    it('answers GET /searches/{id}/properties exactly as GET /documents/properties for 20 random criteria', async () => {
+      const random = seeded(42);
+      let nonEmpty = 0;
+      for (let i = 0; i < 20; i++) {
+        const criteria = randomCriteria(random);
+        const created = await fixture.send('POST', '/searches', { title: `q${i}`, ...criteria }, as(alice));
+        if (created.status === 409) {
+          // Alice's limit: make room.
+          const list = (await fixture.get('/searches', as(alice))).body as Collection<SearchRecord>;
+          for (const search of list['hydra:member']) await fetch(`${fixture.stack.baseUrl}/searches/${search.id}`, { method: 'DELETE', headers: as(alice) });
+          i--;
+          continue;
+        }
+        expect(created.status).toBe(201);
+        const id = (created.body as SearchRecord).id;
+        const query = new URLSearchParams();
+        for (const [name, value] of Object.entries(criteria)) {
+          if (name === 'expressions') query.append('expressions[0][0][word]', String((value as { word: string }[][])[0]?.[0]?.word));
+          else if (Array.isArray(value)) for (const item of value) query.append(`${name}[]`, String(item));
+          else query.append(name, String(value));
+        }
+        query.append('itemsPerPage', '30');
+        const direct = (await fixture.get(`/documents/properties?${query.toString()}`, as(alice))).body as Collection<{ uuid: string }>;
+        const saved = (await fixture.get(`/searches/${id}/properties?itemsPerPage=30`, as(alice))).body as Collection<{ uuid: string }>;
+        expect(saved['hydra:totalItems']).toBe(direct['hydra:totalItems']);
+        expect(saved['hydra:member'].map((p) => p.uuid)).toEqual(direct['hydra:member'].map((p) => p.uuid));
+        if (direct['hydra:totalItems'] > 0) nonEmpty++;
+      }
+      // The comparison means something only if most criteria select properties.
+      expect(nonEmpty).toBeGreaterThanOrEqual(10);
+    });
+
+    it('keeps searches and accounts across a kill -9 and restart of the searches service', async () => {
+      const kept = (await fixture.send('POST', '/searches', { title: 'survit au redémarrage', transactionType: 1, propertyTypes: [1] }, as(bob))).body as SearchRecord;
+      await fixture.stack.killApp('searches');
+      await fixture.stack.restartApp('searches');
+      const erin = (await (async () => {
+        const until = Date.now() + 30_000;
+        for (;;) {
+          const created = await fixture.send('POST', '/admin/accounts', { name: 'Erin' }, admin);
+          if (created.status === 201 || Date.now() > until) return created.body;
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      })()) as CreatedAccount;
+      expect(erin.apiKey).toMatch(/^imk_/);
+      const read = await fixture.get(`/searches/${kept.id}`, as(bob));
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual(kept);
+      // Keys issued before the restart still authenticate (the gateway may have them cached: a new account's key proves the lookup).
+      expect((await fixture.get('/searches', as(erin))).status).toBe(200);
+      expect((await fixture.get('/searches', as(bob))).status).toBe(200);
+    }, 60_000);
+  });
+
+  it('rotates keys (old and new both work) and refuses a revoked key within 5 s', async () => {
+    const dave = (await fixture.send('POST', '/admin/accounts', { name: 'Dave' }, admin)).body as CreatedAccount;
+    expect((await fixture.get('/searches', as(dave))).status).toBe(200);
+    const rotated = (await fixture.send('POST', `/admin/accounts/${dave.id}/keys`, {}, admin)).body as IssuedKey;
+    expect((await fixture.get('/searches', as(rotated))).status).toBe(200);
+    expect((await fixture.get('/searches', as(dave))).status).toBe(200);
+    const revoked = await fetch(`${fixture.stack.baseUrl}/admin/accounts/${dave.id}/keys/${dave.keyId}`, { method: 'DELETE', headers: admin });
+    expect(revoked.status).toBe(204);
+    const started = Date.now();
+    while ((await fixture.get('/searches', as(dave))).status !== 401) {
+      expect(Date.now() - started).toBeLessThan(5000);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await fixture.get('/searches', as(rotated))).status).toBe(200);
+  });
+});

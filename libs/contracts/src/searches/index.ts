@@ -1,0 +1,3 @@
+export * from './searches-messages';
+export * from './api-key-format';
+export * from './search-record';

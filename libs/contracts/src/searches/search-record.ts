@@ -1,0 +1,41 @@
+/** A saved search as the API shows it (spec: Search resource, stored record). */
+export interface CityRelation {
+  '@context': '/contexts/City';
+  '@id': string;
+  '@type': 'City';
+  article: string;
+  insee: string;
+  libelle: string;
+  name: string;
+  zipcode: string | null;
+}
+
+export interface DepartmentRelation {
+  '@context': '/contexts/Department';
+  '@id': string;
+  '@type': 'Department';
+  chefLieu: string | null;
+  departmentCode: string;
+  name: string;
+  nameClean: string;
+}
+
+export interface SearchRelations {
+  includedCities: CityRelation[];
+  excludedCities: CityRelation[];
+  includedDepartments: DepartmentRelation[];
+}
+
+export type SearchRecord = Record<string, unknown> & {
+  '@context': '/contexts/Search';
+  '@id': string;
+  '@type': 'Search';
+  id: string;
+  title: string;
+  notificationEnabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+  lastAlertAt: string | null;
+  token: string;
+  user: string;
+};

@@ -1,0 +1,84 @@
+/**
+ * `npm run admin -- <command>`: account and key operations for operators, sent over NATS to the
+ * searches service of a running stack (NATS_URL, default nats://127.0.0.1:4222). The same
+ * operations as the admin HTTP routes, for when the gateway is not the way in.
+ */
+import { connect, type NatsConnection } from 'nats';
+import { SEARCHES_SUBJECTS, type AccountsPage, type CreatedAccount, type IssuedKey } from '@immo/contracts';
+import { NatsRpcClient, RpcCallError } from '@immo/service-kit';
+
+export const USAGE = `usage: npm run admin -- <command>
+  accounts create <name>          create an account and its first key (shown once)
+  accounts list [page]            list accounts and their keys (ids only)
+  keys rotate <accountId>         issue another key for an account (shown once)
+  keys revoke <accountId> <keyId> revoke a key (every gateway refuses it within seconds)`;
+
+export type Output = (line: string) => void;
+
+/** Runs one command; returns the exit code. */
+export async function runAdminCommand(args: string[], rpc: NatsRpcClient, out: Output): Promise<number> {
+  const [group, command, ...rest] = args;
+  try {
+    if (group === 'accounts' && command === 'create' && rest.length >= 1) {
+      const account = await rpc.request<CreatedAccount>(SEARCHES_SUBJECTS.createAccount, { name: rest.join(' ') });
+      out(`account ${account.id} "${account.name}" created ${account.createdAt}`);
+      out(`key ${account.keyId}: ${account.apiKey}`);
+      out('The key is shown this once; keep it now.');
+      return 0;
+    }
+    if (group === 'accounts' && command === 'list' && rest.length <= 1) {
+      const page = rest[0] === undefined ? 1 : Number(rest[0]);
+      if (!Number.isInteger(page) || page < 1) return usage(out, `page must be a positive integer, not "${rest[0]}"`);
+      const accounts = await rpc.request<AccountsPage>(SEARCHES_SUBJECTS.listAccounts, { page });
+      out(`${accounts.totalItems} account(s); page ${page}`);
+      for (const account of accounts.items) {
+        out(`${account.id}  ${account.createdAt}  ${account.name}`);
+        for (const key of account.keys) out(`    key ${key.keyId}  created ${key.createdAt}${key.revokedAt ? `  revoked ${key.revokedAt}` : ''}`);
+      }
+      return 0;
+    }
+    if (group === 'keys' && command === 'rotate' && rest.length === 1) {
+      const key = await rpc.request<IssuedKey>(SEARCHES_SUBJECTS.issueKey, { accountId: rest[0] });
+      out(`key ${key.keyId}: ${key.apiKey}`);
+      out('The key is shown this once; the older keys keep working until you revoke them.');
+      return 0;
+    }
+    if (group === 'keys' && command === 'revoke' && rest.length === 2) {
+      await rpc.request(SEARCHES_SUBJECTS.revokeKey, { accountId: rest[0], keyId: rest[1] });
+      out(`key ${rest[1]} revoked`);
+      return 0;
+    }
+    return usage(out);
+  } catch (error) {
+    if (error instanceof RpcCallError) {
+      if (error.kind === 'unavailable') out(`error: no searches service answers (is the stack running?): ${error.message}`);
+      else if (error.payload?.violations?.length) out(`error: ${error.payload.violations.map((v) => `${v.propertyPath} ${v.message}`).join('; ')}`);
+      else out(`error: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+function usage(out: Output, problem?: string): number {
+  if (problem) out(`error: ${problem}`);
+  out(USAGE);
+  return 2;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h') return usage(console.log);
+  const url = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
+  let nats: NatsConnection;
+  try {
+    nats = await connect({ servers: url.split(','), timeout: 3000, name: 'admin-cli', maxReconnectAttempts: 0 });
+  } catch {
+    console.error(`error: cannot reach NATS at ${url}; start the stack (npm start) or set NATS_URL`);
+    return 1;
+  }
+  try {
+    return await runAdminCommand(argv, new NatsRpcClient(nats, 10_000), (line) => console.log(line));
+  } finally {
+    await nats.close();
+  }
+}
