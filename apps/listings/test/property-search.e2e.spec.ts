@@ -95,6 +95,8 @@ describe('GET /documents/properties: every parameter (whole stack)', () => {
     { parameter: 'fromExpiredAt/toExpiredAt', query: () => `fromExpiredAt=2026-01-01&toExpiredAt=${isoDay(documents, (d) => d.expiredAt ?? d.createdAt, 0.9)}` },
     { parameter: 'includedSites[]', query: () => `includedSites[]=${documents[0]?.adverts[0]?.site ?? 'x'}`, narrows: true },
     { parameter: 'excludedSites[]', query: () => `excludedSites[]=${documents[0]?.adverts[0]?.site ?? 'x'}`, narrows: true },
+    { parameter: 'includedSiteCategories[]', query: () => `includedSiteCategories[]=${documents[0]?.adverts[0]?.siteCategory ?? 'x'}`, narrows: true },
+    { parameter: 'excludedSiteCategories[]', query: () => `excludedSiteCategories[]=${documents[0]?.adverts[0]?.siteCategory ?? 'x'}`, narrows: true },
     { parameter: 'eventPriceVariationMin/Max', query: () => 'eventPriceVariationMax=-1', narrows: true },
     { parameter: 'eventPriceVariationFrom/ToCreatedAt', query: () => 'eventPriceVariationMax=0&eventPriceVariationFromCreatedAt=2026-02-01' },
     { parameter: 'eventSurfaceVariationMin/Max', query: () => 'eventSurfaceVariationMin=-100' },

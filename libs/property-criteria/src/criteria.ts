@@ -130,6 +130,9 @@ export interface PropertyCriteria extends Record<RangeKey, NumberRange>, Record<
   // Source sites.
   includedSites: string[];
   excludedSites: string[];
+  /** Site categories (`Advert.siteCategory`: portal, agency-network…), the Search resource's filters; the same rules as sites. */
+  includedSiteCategories: string[];
+  excludedSiteCategories: string[];
 
   // Places: included lists of every kind form one union, excluded lists always remove.
   /** City ids (`/cities/<id>` reduced to `<id>`). */

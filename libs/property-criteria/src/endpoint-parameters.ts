@@ -59,6 +59,8 @@ const LIST_PARAMETERS = [
   'excludedZipcodes',
   'includedSites',
   'excludedSites',
+  'includedSiteCategories',
+  'excludedSiteCategories',
   'excludedProperties',
 ] as const;
 
@@ -120,6 +122,8 @@ const PROPERTIES: EndpointParameters = {
 const NOT_ON_PRICE_PER_METER = new Set([
   'includedSites',
   'excludedSites',
+  'includedSiteCategories',
+  'excludedSiteCategories',
   'withLocation',
   'geoAccuracy',
   'geoShapes',

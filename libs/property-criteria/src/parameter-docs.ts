@@ -318,6 +318,8 @@ export const PARAMETER_DESCRIPTIONS: Readonly<Record<string, ParameterDoc>> = {
   // Sources.
   includedSites: { description: 'Source sites; at least one advert of the property comes from one of them.', schema: SITE },
   excludedSites: { description: 'Source sites; a property is left out when any of its adverts comes from one of them.', schema: SITE },
+  includedSiteCategories: { description: 'Site categories (portal, agency-network…); at least one advert of the property comes from a site of one of them.', schema: SITE },
+  excludedSiteCategories: { description: 'Site categories; a property is left out when any of its adverts comes from a site of one of them.', schema: SITE },
 
   // Places.
   includedCities: {

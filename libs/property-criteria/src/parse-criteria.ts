@@ -85,6 +85,8 @@ export function parsePropertyCriteria(
 
     includedSites: reader.list('includedSites', siteValue),
     excludedSites: reader.list('excludedSites', siteValue),
+    includedSiteCategories: reader.list('includedSiteCategories', siteValue),
+    excludedSiteCategories: reader.list('excludedSiteCategories', siteValue),
 
     includedCities: reader.list('includedCities', cityIdValue),
     excludedCities: reader.list('excludedCities', cityIdValue),

@@ -1,14 +1,23 @@
 /**
  * Source sites (`Advert.site`): `includedSites` keeps a property when at least one of its adverts
  * comes from one of them; `excludedSites` drops it when any advert does, since the caller then
- * already has the property from that site.
+ * already has the property from that site. Site categories (`Advert.siteCategory`) follow the
+ * same rules.
  */
 import type { PropertyDocument } from '@immo/contracts';
 import type { PropertyCriteria } from './criteria';
 
-export function matchesSites(criteria: Pick<PropertyCriteria, 'includedSites' | 'excludedSites'>, doc: PropertyDocument): boolean {
-  const sites = doc.adverts.map((advert) => advert.site);
-  if (criteria.includedSites.length > 0 && !sites.some((site) => criteria.includedSites.includes(site))) return false;
-  if (sites.some((site) => criteria.excludedSites.includes(site))) return false;
-  return true;
+export function matchesSites(
+  criteria: Pick<PropertyCriteria, 'includedSites' | 'excludedSites' | 'includedSiteCategories' | 'excludedSiteCategories'>,
+  doc: PropertyDocument,
+): boolean {
+  return (
+    matchesIncludedExcluded(doc.adverts.map((advert) => advert.site), criteria.includedSites, criteria.excludedSites) &&
+    matchesIncludedExcluded(doc.adverts.map((advert) => advert.siteCategory), criteria.includedSiteCategories, criteria.excludedSiteCategories)
+  );
+}
+
+function matchesIncludedExcluded(values: string[], included: string[], excluded: string[]): boolean {
+  if (included.length > 0 && !values.some((value) => included.includes(value))) return false;
+  return !values.some((value) => excluded.includes(value));
 }

@@ -18,6 +18,7 @@ export const FLAG = {
   propertyType: (type: number) => `propertyType:${type}`,
   publisherType: (type: number) => `publisherType:${type}`,
   site: (site: string) => `site:${site}`,
+  siteCategory: (category: string) => `site-category:${category}`,
   furnished: (furnished: boolean) => `furnished:${furnished}`,
   expired: 'expired',
   location: 'location',
@@ -38,6 +39,8 @@ export function flagsOf(row: SearchRow): Set<string> {
   for (const advert of row.adverts) {
     flags.add(FLAG.publisherType(advert.publisherType));
     flags.add(FLAG.site(advert.site));
+    // Rows stored before categories were indexed have none: a rebuild of the read models adds them.
+    if (advert.siteCategory !== undefined) flags.add(FLAG.siteCategory(advert.siteCategory));
     if (advert.energyCategory !== null) flags.add(FLAG.energy(advert.energyCategory));
     if (advert.greenHouseGasCategory !== null) flags.add(FLAG.greenHouseGas(advert.greenHouseGasCategory));
     flags.add(FLAG.virtualTour(advert.hasVirtualTour));

@@ -96,6 +96,7 @@ const rating = fc.option(fc.record({ category: fc.constantFrom('A', 'b', 'C', 'D
 const advert: fc.Arbitrary<Advert> = fc
   .record({
     site: fc.constantFrom('portal-a', 'portal-b', 'agency-c'),
+    siteCategory: fc.constantFrom('portal', 'agency-network'),
     publisherType: fc.constantFrom<0 | 1>(0, 1),
     title: text,
     description: text,
@@ -258,6 +259,8 @@ const filters: fc.Arbitrary<Query>[] = [
   list('geoAccuracy', [1, 2]),
   list('includedSites', ['portal-a', 'portal-b', 'agency-c', 'elsewhere']),
   list('excludedSites', ['portal-a', 'agency-c']),
+  list('includedSiteCategories', ['portal', 'agency-network', 'elsewhere']),
+  list('excludedSiteCategories', ['portal']),
   range('eventPriceVariation', [-10, -3.67, 0, 5]),
   dateRange('eventPriceVariationFromCreatedAt', 'eventPriceVariationToCreatedAt'),
   range('eventSurfaceVariation', [-10, 0, 12.5]),

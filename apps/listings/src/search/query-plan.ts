@@ -43,6 +43,8 @@ function narrowByKeys(store: PropertyStore, criteria: PropertyCriteria): Bitset 
   if (criteria.withCoherentPrice) drop(flags.get(FLAG.incoherentPrice));
   if (criteria.includedSites.length > 0) keep(flags.union(criteria.includedSites.map(FLAG.site)));
   if (criteria.excludedSites.length > 0) drop(flags.union(criteria.excludedSites.map(FLAG.site)));
+  if (criteria.includedSiteCategories.length > 0) keep(flags.union(criteria.includedSiteCategories.map(FLAG.siteCategory)));
+  if (criteria.excludedSiteCategories.length > 0) drop(flags.union(criteria.excludedSiteCategories.map(FLAG.siteCategory)));
 
   // Some advert has the value: necessary for one advert to meet everything, checked in stage 2.
   if (criteria.energyCategories.length > 0) keep(flags.union(criteria.energyCategories.map(FLAG.energy)));

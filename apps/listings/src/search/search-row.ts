@@ -41,6 +41,7 @@ export interface SearchPlace {
 /** What the advert-level criteria read of one advert; they must all hold for the same advert. */
 export type SearchAdvertRow = Record<AdvertRangeKey, number | null> & {
   site: string;
+  siteCategory?: string;
   publisherType: number;
   /** Upper case, as `energyCategories` compares it; null without a rating. */
   energyCategory: string | null;
@@ -127,6 +128,7 @@ function placeOf(city: City): SearchPlace {
 function advertRowOf(advert: Advert): SearchAdvertRow {
   return {
     site: advert.site,
+    siteCategory: advert.siteCategory,
     publisherType: advert.publisher.type,
     priceExcludingFees: numberOrNull(advert.priceExcludingFees),
     floorQuantity: numberOrNull(advert.floorQuantity),

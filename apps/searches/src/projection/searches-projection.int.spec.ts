@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect, type NatsConnection } from 'nats';
+import type { Caller, SearchRelations } from '@immo/contracts';
+import { EmbeddedDocumentStore, type DocumentStore } from '@immo/document-store';
+import { JetStreamEventStore } from '@immo/event-store';
+import type { NatsRpcClient } from '@immo/service-kit';
+import { startNatsServer, type RunningNatsServer } from '@immo/testing';
+import { AccountsService } from '../accounts/accounts.service';
+import { PlaceRelations } from '../places/place-relations';
+import { SearchesService } from '../searches/searches.service';
+import { PrivateTargetsAllowed } from '../searches/webhook-target';
+import { SearchesProjection } from './searches-projection';
+import { ACCOUNTS_COLLECTION, KEYS_COLLECTION, SEARCHES_COLLECTION } from './read-models';
+
+/** No place is named in these searches: the geo service is never asked. */
+class NoPlaces extends PlaceRelations {
+  constructor() {
+    super(null as unknown as NatsRpcClient);
+  }
+  override async resolve(): Promise<{ ok: true; relations: SearchRelations }> {
+    return { ok: true, relations: { includedCities: [], excludedCities: [], includedDepartments: [] } };
+  }
+}
+
+async function readModels(store: DocumentStore): Promise<unknown[]> {
+  return Promise.all([ACCOUNTS_COLLECTION, KEYS_COLLECTION, SEARCHES_COLLECTION].map((spec) => store.collection(spec).find({}, { sort: { _id: 1 } })));
+}
+
+/** Read models without the positions documents were written at: a rebuild writes the same documents at the same positions. */
+describe('searches projection (real JetStream, LMDB read models)', () => {
+  let server: RunningNatsServer;
+  let nats: NatsConnection;
+  let eventStore: JetStreamEventStore;
+  const dirs: string[] = [];
+  const openStore = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'searches-rm-'));
+    dirs.push(dir);
+    return { dir, store: new EmbeddedDocumentStore({ dataDir: dir }) };
+  };
+
+  beforeAll(async () => {
+    server = await startNatsServer();
+    nats = await connect({ servers: server.url });
+    eventStore = await JetStreamEventStore.connect({ servers: nats, streamName: 'SEARCHES_TEST', subjectPrefix: 'es.searches-test' });
+  });
+
+  afterAll(async () => {
+    await eventStore?.close();
+    await nats?.drain();
+    await server?.stop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('rebuilds read models equal to the ones kept up live, and a restart replays nothing twice', async () => {
+    const { dir, store } = openStore();
+    const projection = new SearchesProjection(eventStore, store);
+    await projection.start();
+    const accounts = new AccountsService(eventStore, projection);
+    const searches = new SearchesService(eventStore, projection, new NoPlaces(), { maxSearchesPerAccount: 100, allowed: new PrivateTargetsAllowed('hooks.test') });
+
+    const first = await accounts.create('Première');
+    const second = await accounts.create('Seconde');
+    const rotated = await accounts.issueKey(first.id);
+    await accounts.revokeKey(first.id, first.keyId);
+    const callers: Caller[] = [{ accountId: first.id }, { accountId: second.id }];
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const caller = callers[i % 2] as Caller;
+      const record = await searches.create(
+        caller,
+        { title: `Recherche ${i}`, transactionType: i % 2, propertyTypes: [i % 3], budgetMax: 100_000 + i * 10_000, notificationEnabled: i % 3 === 0, endpointRecipient: 'https://hooks.test/m' },
+        i % 4 === 0 ? 'app' : null,
+      );
+      ids.push(record.id);
+    }
+    await searches.update(callers[0] as Caller, ids[0] as string, { title: 'Modifiée', transactionType: 1, propertyTypes: [1] }, null);
+    await searches.delete(callers[1] as Caller, ids[1] as string);
+    const token = (await searches.get(callers[0] as Caller, ids[2] as string)).token;
+    expect(await searches.disableNotifications(token, 'trop', null)).toBe(true);
+
+    const live = await readModels(store);
+    expect((live[1] as { _id: string; revokedAt: string | null }[]).find((key) => key._id === first.keyId)?.revokedAt).not.toBeNull();
+    expect(await accounts.keyHolder(rotated.keyId)).toMatchObject({ accountId: first.id });
+    expect(await accounts.keyHolder(first.keyId)).toBeNull();
+
+    await projection.rebuild();
+    const head = (await eventStore.headPosition()) as number;
+    expect(await projection.waitFor(head, 10_000)).toBe(true);
+    expect(await readModels(store)).toEqual(live);
+
+    // A fresh process on the same data: it resumes after its checkpoint and the models stay equal.
+    await projection.stop();
+    await store.close();
+    const reopened = new EmbeddedDocumentStore({ dataDir: dir });
+    const again = new SearchesProjection(eventStore, reopened);
+    await again.start();
+    expect(again.checkpoint).toBe(head);
+    expect(again.caughtUp()).toBe(true);
+    expect(await readModels(reopened)).toEqual(live);
+    await again.stop();
+    await reopened.close();
+
+    // A store rebuilt from nothing by another process gives the same documents too.
+    const { store: elsewhere } = openStore();
+    const fresh = new SearchesProjection(eventStore, elsewhere);
+    await fresh.start();
+    expect(await fresh.waitFor(head, 10_000)).toBe(true);
+    expect(await readModels(elsewhere)).toEqual(live);
+    await fresh.stop();
+    await elsewhere.close();
+  }, 60_000);
+
+  it('answers a command only once its change is readable (read your writes)', async () => {
+    const { store } = openStore();
+    const projection = new SearchesProjection(eventStore, store);
+    await projection.start();
+    const accounts = new AccountsService(eventStore, projection);
+    const created = await accounts.create('Lecture');
+    expect(await accounts.keyHolder(created.keyId)).toMatchObject({ accountId: created.id });
+    const listed = await accounts.list(1);
+    expect(listed.items.map((account) => account.id)).toContain(created.id);
+    await projection.stop();
+    await store.close();
+  });
+});
