@@ -11,9 +11,12 @@ import { findNatsServer, freePort } from '@immo/testing';
  * Node flags per app. Listings holds the grouping index, skeletons and caches of 200,000 properties
  * (about 650 MB live); left alone, V8 lets its heap grow to 2 GB under ingestion before collecting.
  * The cap keeps the process within its memory budget at the cost of more frequent collections.
+ * A larger young generation (64 MB semi-spaces) lets the short-lived garbage of each query (bitsets,
+ * page text) die young instead of being promoted: at 200,000 properties it cut listings' CPU per
+ * search request by a third, most of it garbage collection of the large old generation.
  */
 const APP_NODE_FLAGS: Partial<Record<string, string[]>> = {
-  listings: ['--max-old-space-size=1536'],
+  listings: ['--max-old-space-size=1536', '--max-semi-space-size=64'],
 };
 
 export const APP_NAMES = ['listings', 'geo', 'searches', 'notifier', 'gateway'] as const;
