@@ -20,7 +20,7 @@ export interface ResponseSpec {
 }
 
 export interface OperationSpec {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'put' | 'delete';
   path: string;
   summary: string;
   description?: string;
