@@ -72,4 +72,12 @@ describe('Bitset.trim', () => {
     set.add(7000);
     expect(set.toArray()).toEqual([3, 40, 7000]);
   });
+
+  it('keeps the members whose value lies in a closed range, never one without a value', () => {
+    const values = new Float64Array([5, Number.NaN, 10, 15, 20, -1, 10]);
+    const set = Bitset.of([0, 1, 2, 3, 4, 5, 6]);
+    expect(set.retainInRange(values, 10, 15).toArray()).toEqual([2, 3, 6]);
+    expect(Bitset.of([0, 1, 5]).retainInRange(values, -Infinity, Infinity).toArray()).toEqual([0, 5]);
+    expect(Bitset.of([0, 2]).retainInRange(values, 11, 12).isEmpty()).toBe(true);
+  });
 });

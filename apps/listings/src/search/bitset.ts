@@ -132,6 +132,26 @@ export class Bitset {
     return this;
   }
 
+  /**
+   * Keeps the members whose value in `values` lies in [low, high] (a NaN never does). The range
+   * filters' loop, without a callback per member: several times faster than `retain`.
+   */
+  retainInRange(values: Float64Array, low: number, high: number): this {
+    const words = this.words;
+    for (let i = 0; i < words.length; i++) {
+      let word = words[i] as number;
+      let kept = word;
+      while (word !== 0) {
+        const lowest = word & -word;
+        const value = values[(i << 5) + 31 - Math.clz32(lowest)] as number;
+        if (!(value >= low && value <= high)) kept ^= lowest;
+        word ^= lowest;
+      }
+      words[i] = kept;
+    }
+    return this;
+  }
+
   toArray(): number[] {
     const members: number[] = [];
     this.forEach((bit) => members.push(bit));

@@ -29,7 +29,7 @@ import type { PropertyCriteria, SortMode } from '@immo/property-criteria';
 import type { Bitset } from './bitset';
 import { PropertyStore } from './property-store';
 import { matchingDocs } from './query-plan';
-import { orderComparator, primaryKey } from './result-order';
+import { orderColumnName, orderComparator, primaryKey } from './result-order';
 import type { SearchPlace, SearchRow } from './search-row';
 import { TopK } from './top-k';
 
@@ -91,7 +91,7 @@ export class PropertySearchIndex {
     const total = matches.count();
     const offset = (criteria.page - 1) * criteria.itemsPerPage;
     if (criteria.itemsPerPage === 0 || offset >= total) return { total, ids: [] };
-    const ranked = this.ranked(matches, criteria, Math.min(offset + criteria.itemsPerPage, total));
+    const ranked = this.ranked(matches, criteria, Math.min(offset + criteria.itemsPerPage, total), total);
     return { total, ids: ranked.slice(offset).map((doc) => this.store.uuids[doc] as string) };
   }
 
@@ -126,10 +126,20 @@ export class PropertySearchIndex {
     this.store.compact(trim);
   }
 
-  /** The first `count` matches in the criteria's order. */
-  private ranked(matches: Bitset, criteria: PropertyCriteria, count: number): number[] {
+  /**
+   * The first `count` of `total` matches in the criteria's order. With one order clause and many
+   * matches, by walking that column's presorted order (about count × size / total steps);
+   * otherwise by ranking every match (total steps).
+   */
+  private ranked(matches: Bitset, criteria: PropertyCriteria, count: number, total: number): number[] {
     const { columns, uuids } = this.store;
-    const top = new TopK(count, orderComparator(criteria.order, criteria.sortMode, columns, uuids), primaryKey(criteria.order, criteria.sortMode, columns));
+    const compare = orderComparator(criteria.order, criteria.sortMode, columns, uuids);
+    const [clause] = criteria.order;
+    if (criteria.order.length === 1 && clause !== undefined && count * this.store.docLimit < total * total) {
+      const order = this.store.orders[orderColumnName(clause.field, criteria.sortMode)];
+      return order.first(matches, count, clause.direction === 'desc', compare);
+    }
+    const top = new TopK(count, compare, primaryKey(criteria.order, criteria.sortMode, columns));
     matches.forEach((doc) => top.offer(doc));
     return top.sorted();
   }

@@ -14,6 +14,9 @@ import { FlagSets, flagsOf } from './flag-sets';
 import { GeoGrid } from './geo-grid';
 import { ARRAY_SLOT_BYTES, MAP_ENTRY_BYTES, stringBytes } from './memory-estimate';
 import { PlaceIndex } from './place-index';
+import { PresortedOrder } from './presorted-order';
+import type { OrderField, SortMode } from '@immo/property-criteria';
+import { orderComparator, type OrderColumnName } from './result-order';
 import type { SearchRow } from './search-row';
 import { TextIndex } from './text-index';
 import { allocateColumns, columnsByteLength, grownLength, resized, withCapacity, type ColumnsOf, type NumericArray } from './typed-arrays';
@@ -37,6 +40,8 @@ const DOC_COLUMNS = {
 
 export type DocColumns = ColumnsOf<typeof DOC_COLUMNS>;
 
+const ORDER_COLUMNS: readonly OrderColumnName[] = ['createdAtMs', 'latestAdvertCreatedAtMs', 'updatedAtMs', 'price', 'pricePerMeter', 'surface'];
+
 export class PropertyStore {
   readonly alive = new Bitset();
   readonly flags = new FlagSets();
@@ -54,6 +59,15 @@ export class PropertyStore {
   private readonly otherCaseDocs = new Map<string, Set<number>>();
   private readonly freeDocs: number[] = [];
   private nextDoc = 0;
+  /** The sort columns' documents in order, for first pages of large results. */
+  readonly orders: Readonly<Record<OrderColumnName, PresortedOrder>> = {
+    createdAtMs: this.presorted('createdAtMs', 'createdAt', 'property'),
+    latestAdvertCreatedAtMs: this.presorted('latestAdvertCreatedAtMs', 'createdAt', 'advert'),
+    updatedAtMs: this.presorted('updatedAtMs', 'updatedAt', 'property'),
+    price: this.presorted('price', 'price', 'property'),
+    pricePerMeter: this.presorted('pricePerMeter', 'pricePerMeter', 'property'),
+    surface: this.presorted('surface', 'surface', 'property'),
+  };
 
   get size(): number {
     return this.docOfUuid.size;
@@ -79,8 +93,10 @@ export class PropertyStore {
 
   upsert(row: SearchRow): void {
     let doc = this.docOfUuid.get(row.uuid);
+    const admitted = doc === undefined;
     if (doc === undefined) doc = this.admit(row.uuid);
     const columns = this.columns;
+    const before = ORDER_COLUMNS.map((name) => columns[name][doc] as number);
     columns.transactionType[doc] = row.transactionType;
     columns.propertyType[doc] = row.propertyType;
     columns.price[doc] = row.price ?? Number.NaN;
@@ -94,6 +110,11 @@ export class PropertyStore {
     columns.updatedAtMs[doc] = row.updatedAtMs ?? Number.NaN;
     columns.lat[doc] = row.location?.lat ?? Number.NaN;
     columns.lon[doc] = row.location?.lon ?? Number.NaN;
+    ORDER_COLUMNS.forEach((name, i) => {
+      const now = columns[name][doc] as number;
+      const then = before[i] as number;
+      if (admitted || (now !== then && !(now !== now && then !== then))) this.orders[name].touch(doc);
+    });
     this.flags.assign(doc, flagsOf(row));
     this.places.set(doc, row.place);
     this.grid.place(doc, row.location);
@@ -112,6 +133,7 @@ export class PropertyStore {
     this.events.release(doc);
     this.texts.remove(doc);
     this.alive.delete(doc);
+    for (const name of ORDER_COLUMNS) this.orders[name].touch(doc);
     this.docOfUuid.delete(uuid);
     const lowerCase = uuid.toLowerCase();
     const others = this.otherCaseDocs.get(lowerCase);
@@ -131,6 +153,14 @@ export class PropertyStore {
     this.flags.trim();
     const columns = this.columns as unknown as Record<string, NumericArray>;
     for (const name of Object.keys(columns)) columns[name] = resized(columns[name] as NumericArray, this.nextDoc);
+  }
+
+  private presorted(column: OrderColumnName, field: OrderField, sortMode: SortMode): PresortedOrder {
+    return new PresortedOrder(
+      () => this.columns[column],
+      this.alive,
+      () => orderComparator([{ field, direction: 'asc' }], sortMode, this.columns, this.uuids),
+    );
   }
 
   /** Bytes by structure: typed arrays' lengths, plus estimates for maps, strings and objects. */

@@ -81,15 +81,12 @@ type DocCheck = (doc: number) => boolean;
 function refineByValues(store: PropertyStore, criteria: PropertyCriteria, candidates: Bitset): void {
   const { columns } = store;
   const checks: DocCheck[] = [];
+  // Column ranges first, each in one tight pass: the cheapest checks shrink the set the dearer
+  // ones below walk.
   const bound = (values: Float64Array, min: number | undefined, max: number | undefined): void => {
     // An open range accepts a missing value too; a NaN fails both comparisons of a closed one.
     if (min === undefined && max === undefined) return;
-    const low = min ?? -Infinity;
-    const high = max ?? Infinity;
-    checks.push((doc) => {
-      const value = values[doc] as number;
-      return value >= low && value <= high;
-    });
+    candidates.retainInRange(values, min ?? -Infinity, max ?? Infinity);
   };
 
   for (const [key, column] of Object.entries(PROPERTY_RANGE_COLUMNS) as [PropertyRangeKey, keyof DocColumns][]) {

@@ -15,6 +15,20 @@ export interface OrderColumns {
   surface: Float64Array;
 }
 
+/** The column an order field reads (`createdAt` depends on the sort mode). */
+export function orderColumnName(field: OrderField, sortMode: SortMode): OrderColumnName {
+  switch (field) {
+    case 'createdAt':
+      return sortMode === 'advert' ? 'latestAdvertCreatedAtMs' : 'createdAtMs';
+    case 'updatedAt':
+      return 'updatedAtMs';
+    default:
+      return field;
+  }
+}
+
+export type OrderColumnName = keyof OrderColumns;
+
 function columnOf(field: OrderField, sortMode: SortMode, columns: OrderColumns): Float64Array {
   switch (field) {
     case 'createdAt':
