@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { join } from 'node:path';
 import type { CreatedAccount, IssuedKey, SearchRecord } from '@immo/contracts';
 import { ROOT, startStackFixture, type StackFixture } from '@immo/stack';
+import { freePort } from '@immo/testing';
 
 type Collection<T> = { 'hydra:member': T[]; 'hydra:totalItems': number; 'hydra:view': Record<string, string> };
 type Problem = { status: number; detail?: string; violations?: { propertyPath: string; message: string }[] };
@@ -334,21 +335,33 @@ describe('accounts, keys and saved searches through the gateway', () => {
     }, 60_000);
   });
 
-  it('rotates keys (old and new both work) and refuses a revoked key within 5 s', async () => {
+  it('rotates keys (old and new both work) and every gateway replica refuses a revoked key within 5 s', async () => {
+    const port = await freePort();
+    await fixture.stack.startReplica('gateway', 'gateway-2', { PORT: String(port) });
+    const second = `http://127.0.0.1:${port}`;
+    const statusAt = async (base: string, key: string) => (await fetch(`${base}/searches`, { headers: { 'X-API-KEY': key } })).status;
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && (await statusAt(second, fixture.stack.apiKey).catch(() => 0)) !== 200) await new Promise((r) => setTimeout(r, 250));
+
     const dave = (await fixture.send('POST', '/admin/accounts', { name: 'Dave' }, admin)).body as CreatedAccount;
-    expect((await fixture.get('/searches', as(dave))).status).toBe(200);
     const rotated = (await fixture.send('POST', `/admin/accounts/${dave.id}/keys`, {}, admin)).body as IssuedKey;
-    expect((await fixture.get('/searches', as(rotated))).status).toBe(200);
-    expect((await fixture.get('/searches', as(dave))).status).toBe(200);
+    // Both gateways now hold both keys in their caches.
+    for (const base of [fixture.stack.baseUrl, second]) {
+      expect(await statusAt(base, dave.apiKey)).toBe(200);
+      expect(await statusAt(base, rotated.apiKey)).toBe(200);
+    }
     const revoked = await fetch(`${fixture.stack.baseUrl}/admin/accounts/${dave.id}/keys/${dave.keyId}`, { method: 'DELETE', headers: admin });
     expect(revoked.status).toBe(204);
     const started = Date.now();
-    while ((await fixture.get('/searches', as(dave))).status !== 401) {
-      expect(Date.now() - started).toBeLessThan(5000);
-      await new Promise((r) => setTimeout(r, 100));
+    for (const base of [fixture.stack.baseUrl, second]) {
+      while ((await statusAt(base, dave.apiKey)) !== 401) {
+        expect(Date.now() - started).toBeLessThan(5000);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(await statusAt(base, rotated.apiKey)).toBe(200);
     }
-    expect((await fixture.get('/searches', as(rotated))).status).toBe(200);
-  });
+    await fixture.stack.stopApp('gateway-2');
+  }, 60_000);
 
   it('does the same account operations from the admin CLI over NATS', async () => {
     const created = await adminCli(fixture.stack.natsUrl, 'accounts', 'create', 'Frank', 'Agence');
@@ -373,5 +386,18 @@ describe('accounts, keys and saved searches through the gateway', () => {
     const result = await adminCli('nats://127.0.0.1:1', 'accounts', 'list');
     expect(result.code).toBe(1);
     expect(result.output).toContain('cannot reach NATS at nats://127.0.0.1:1');
+  });
+
+  it('limits the unsubscribe route per client address (429 with Retry-After)', async () => {
+    let last: Response | null = null;
+    for (let i = 0; i < 12; i++) {
+      last = await fetch(`${fixture.stack.baseUrl}/public/search/disable-notifications`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ searchToken: `guess-${i}` }),
+      });
+    }
+    expect(last?.status).toBe(429);
+    expect(Number(last?.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });

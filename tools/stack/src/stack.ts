@@ -46,8 +46,8 @@ export interface RunningStack {
   adminApiKey: string;
   natsUrl: string;
   readonly pids: Record<string, number | undefined>;
-  /** Stops one app (to see health notice it). */
-  stopApp(name: AppName): Promise<void>;
+  /** Stops one app, or a replica by its label (to see health notice it). */
+  stopApp(name: string): Promise<void>;
   /** Kills one app outright (SIGKILL), as a crash would. */
   killApp(name: AppName): Promise<void>;
   /** Starts a stopped or killed app again with the same settings; resolves once it runs. */

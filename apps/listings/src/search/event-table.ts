@@ -12,6 +12,7 @@ const FIELD_CODES = { price: 0, surface: 1 } as const;
 
 /** One event filter of a query; null bounds accept anything, a missing value included. */
 export interface EventCheck {
+  kind: keyof typeof FIELD_CODES;
   field: number;
   variation: { min: number; max: number } | null;
   createdAt: { min: number; max: number } | null;
@@ -23,7 +24,7 @@ export function eventChecksOf(criteria: PropertyCriteria): EventCheck[] {
   const add = (field: keyof typeof FIELD_CODES, variation: NumberRange, createdAt: TimeRange): void => {
     const variationBound = boundOf(variation.min, variation.max);
     const createdAtBound = boundOf(createdAt.from, createdAt.to);
-    if (variationBound !== null || createdAtBound !== null) checks.push({ field: FIELD_CODES[field], variation: variationBound, createdAt: createdAtBound });
+    if (variationBound !== null || createdAtBound !== null) checks.push({ kind: field, field: FIELD_CODES[field], variation: variationBound, createdAt: createdAtBound });
   };
   add('price', criteria.eventPriceVariation, criteria.eventPriceVariationCreatedAt);
   add('surface', criteria.eventSurfaceVariation, criteria.eventSurfaceVariationCreatedAt);

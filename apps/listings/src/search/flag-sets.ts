@@ -28,6 +28,8 @@ export const FLAG = {
   virtualTour: (has: boolean) => `virtualTour:${has}`,
   feesResponsibility: (payer: number) => `feesResponsibility:${payer}`,
   geoAccuracy: (accuracy: number) => `geoAccuracy:${accuracy}`,
+  /** Has a price (surface) event: an event filter first keeps these, then checks their events. */
+  event: (field: 'price' | 'surface') => `event:${field}`,
 } as const;
 
 export function flagsOf(row: SearchRow): Set<string> {
@@ -36,6 +38,7 @@ export function flagsOf(row: SearchRow): Set<string> {
   if (row.expired) flags.add(FLAG.expired);
   if (row.location !== null) flags.add(FLAG.location);
   if (!row.coherentPrice) flags.add(FLAG.incoherentPrice);
+  for (const event of row.events) flags.add(FLAG.event(event.field));
   for (const advert of row.adverts) {
     flags.add(FLAG.publisherType(advert.publisherType));
     flags.add(FLAG.site(advert.site));

@@ -43,6 +43,8 @@ function narrowByKeys(store: PropertyStore, criteria: PropertyCriteria): Bitset 
   if (criteria.withCoherentPrice) drop(flags.get(FLAG.incoherentPrice));
   if (criteria.includedSites.length > 0) keep(flags.union(criteria.includedSites.map(FLAG.site)));
   if (criteria.excludedSites.length > 0) drop(flags.union(criteria.excludedSites.map(FLAG.site)));
+  // An event filter needs an event of its kind: a few percent of properties have one.
+  for (const check of eventChecksOf(criteria)) keep(flags.get(FLAG.event(check.kind)));
   if (criteria.includedSiteCategories.length > 0) keep(flags.union(criteria.includedSiteCategories.map(FLAG.siteCategory)));
   if (criteria.excludedSiteCategories.length > 0) drop(flags.union(criteria.excludedSiteCategories.map(FLAG.siteCategory)));
 
