@@ -50,6 +50,10 @@ export const SEARCHES_COLLECTION: CollectionSpec = {
   indexes: [
     // An account's searches (`GET /searches`, the per-account limit).
     { fields: { accountId: 1, createdAt: -1 }, serves: "an account's searches, newest first" },
+    // `GET /searches?order[title]=…` and the `title` filter (a substring of the folded title).
+    { fields: { accountId: 1, titleFolded: 1 }, serves: "an account's searches by title" },
+    // `GET /searches?notificationEnabled=…`.
+    { fields: { accountId: 1, notificationEnabled: 1, createdAt: -1 }, serves: "an account's searches with notifications on or off" },
     // The public unsubscribe route finds a search by its token.
     { fields: { tokenDigest: 1 }, serves: 'search by unsubscribe token' },
   ],

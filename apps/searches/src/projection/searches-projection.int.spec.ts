@@ -75,6 +75,11 @@ describe('searches projection (real JetStream, LMDB read models)', () => {
       );
       ids.push(record.id);
     }
+    // Concurrent commands: their events reach the projection together and share commits.
+    await Promise.all([
+      ...ids.slice(3, 11).map((id, i) => searches.update(callers[(i + 3) % 2] as Caller, id, { title: `En parallèle ${i}`, transactionType: 0, propertyTypes: [0] }, null)),
+      ...Array.from({ length: 6 }, (_, i) => accounts.create(`Concurrent ${i}`)),
+    ]);
     await searches.update(callers[0] as Caller, ids[0] as string, { title: 'Modifiée', transactionType: 1, propertyTypes: [1] }, null);
     await searches.delete(callers[1] as Caller, ids[1] as string);
     const token = (await searches.get(callers[0] as Caller, ids[2] as string)).token;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import type { DocumentCollection, DocumentStore, DocumentWrite } from '@immo/document-store';
+import type { DocumentCollection, DocumentStore, DocumentWrite, StoredDocument } from '@immo/document-store';
 import type { AllSubscription, EventStore, RecordedEvent } from '@immo/event-store';
 import { ACCOUNT_STREAM_PREFIX, evolveAccount, isAccountEvent, type AccountEvent, type AccountState } from '../accounts/account-events';
 import { evolveSearch, isSearchEvent, SEARCH_STREAM_PREFIX, type SearchEvent } from '../searches/search-events';
@@ -18,14 +18,20 @@ import {
 } from './read-models';
 
 const RESUBSCRIBE_MS = 1000;
+/** Events committed together at most: concurrent commands share one store transaction. */
+const MAX_BATCH = 200;
 
 export const tokenDigest = (token: string): string => createHash('sha256').update(token).digest('hex');
 
+/** A document as the batch being applied sees it: its own earlier writes first. */
+type Reader = <D extends StoredDocument>(collection: DocumentCollection<D>, id: string) => Promise<D | null>;
+
 /**
- * Projects account and search events into their read models. Each event's writes and the
- * checkpoint are one store commit, and every document carries the position of the event that
- * wrote it (a replayed event finds its writes already there and changes nothing), so a crash at
- * any instant leaves a state that replay from the stored checkpoint makes exact.
+ * Projects account and search events into their read models. The events that arrived while the
+ * previous commit ran are applied together: their writes and the checkpoint are one store commit,
+ * and every document carries the position of the event that wrote it (a replayed event finds its
+ * writes already there and changes nothing), so a crash at any instant leaves a state that replay
+ * from the stored checkpoint makes exact.
  */
 export class SearchesProjection {
   private readonly logger = new Logger('SearchesProjection');
@@ -38,6 +44,11 @@ export class SearchesProjection {
   private headAtStart: number | null = null;
   private readonly waiters: { position: number; resolve: () => void }[] = [];
   private stopped = true;
+  /** Events received and not yet committed, and the commit loop working on them. */
+  private pending: RecordedEvent[] = [];
+  private draining: Promise<void> | null = null;
+  /** Bumped by each subscription: events of an abandoned one are dropped. */
+  private generation = 0;
   private readonly committedListeners: ((event: RecordedEvent) => void)[] = [];
 
   constructor(
@@ -75,6 +86,8 @@ export class SearchesProjection {
     this.stopped = true;
     await this.subscription?.unsubscribe();
     this.subscription = null;
+    // The commit under way finishes before the store may close.
+    await this.draining;
   }
 
   /** Resolves once the event at `position` is committed to the read models, or after `timeoutMs`. */
@@ -101,6 +114,8 @@ export class SearchesProjection {
   }
 
   private follow(from: number | null): void {
+    const generation = ++this.generation;
+    this.pending = [];
     const subscription = this.eventStore.subscribeToAll({
       ...(from !== null ? { fromPosition: from } : {}),
       streamPrefixes: [ACCOUNT_STREAM_PREFIX, SEARCH_STREAM_PREFIX],
@@ -109,38 +124,88 @@ export class SearchesProjection {
     void (async () => {
       try {
         for await (const event of subscription) {
-          await this.apply(event);
-          if (this.stopped) break;
+          if (this.stopped || generation !== this.generation) break;
+          this.pending.push(event);
+          this.kick();
+          // Backpressure: a long replay waits for its commits instead of queueing the whole log.
+          if (this.pending.length >= MAX_BATCH) await this.draining;
         }
       } catch (error) {
-        if (this.stopped) return;
-        this.logger.error(`subscription failed after position ${this.committed ?? 'none'}: ${String(error)}; resuming`);
-        await new Promise((r) => setTimeout(r, RESUBSCRIBE_MS));
-        if (!this.stopped) this.follow(this.committed);
+        this.resume(generation, error);
       }
     })();
   }
 
-  private async apply(event: RecordedEvent): Promise<void> {
-    if (this.committed !== null && event.position <= this.committed) return;
-    const writes: DocumentWrite[] = [];
-    if (isAccountEvent(event.type)) writes.push(...(await this.accountWrites(event as RecordedEvent & AccountEvent)));
-    else if (isSearchEvent(event.type)) writes.push(...(await this.searchWrites(event as RecordedEvent & SearchEvent)));
-    writes.push({ collection: CHECKPOINTS_COLLECTION.name, upsert: { _id: PROJECTION_CHECKPOINT_ID, revision: event.position, position: event.position } as CheckpointDoc });
-    await this.store.commit(writes);
-    this.committed = event.position;
-    for (const listener of this.committedListeners) listener(event);
+  /** Starts over after the last commit, once: a failed read or commit, or a broken subscription. */
+  private resume(generation: number, error: unknown): void {
+    if (this.stopped || generation !== this.generation) return;
+    this.generation++;
+    this.logger.error(`projection failed after position ${this.committed ?? 'none'}: ${String(error)}; resuming`);
+    void this.subscription?.unsubscribe();
+    setTimeout(() => {
+      if (!this.stopped) this.follow(this.committed);
+    }, RESUBSCRIBE_MS).unref();
+  }
+
+  /** Runs the commit loop unless it runs already; it goes on while events are pending. */
+  private kick(): void {
+    if (this.draining !== null || this.stopped) return;
+    this.draining = this.drain(this.generation).finally(() => {
+      this.draining = null;
+      if (this.pending.length > 0) this.kick();
+    });
+  }
+
+  private async drain(generation: number): Promise<void> {
+    try {
+      while (this.pending.length > 0 && !this.stopped && generation === this.generation) {
+        await this.applyBatch(this.pending.splice(0, MAX_BATCH));
+      }
+    } catch (error) {
+      this.resume(generation, error);
+    }
+  }
+
+  private async applyBatch(events: RecordedEvent[]): Promise<void> {
+    const fresh = events.filter((event) => this.committed === null || event.position > this.committed);
+    const last = fresh[fresh.length - 1];
+    if (last === undefined) return;
+    // Later events of the batch read what earlier ones wrote; one write per document is committed.
+    const staged = new Map<string, DocumentWrite>();
+    const read = async <D extends StoredDocument>(collection: DocumentCollection<D>, id: string): Promise<D | null> => {
+      const write = staged.get(`${collection.name}/${id}`);
+      if (write === undefined) return collection.findById(id);
+      return 'upsert' in write ? (write.upsert as D) : null;
+    };
+    for (const event of fresh) {
+      const writes = isAccountEvent(event.type)
+        ? await this.accountWrites(event as RecordedEvent & AccountEvent, read)
+        : isSearchEvent(event.type)
+          ? await this.searchWrites(event as RecordedEvent & SearchEvent, read)
+          : [];
+      for (const write of writes) {
+        const id = 'upsert' in write ? write.upsert._id : write.deleteId;
+        staged.set(`${write.collection}/${id}`, write);
+      }
+    }
+    const checkpoint: DocumentWrite = {
+      collection: CHECKPOINTS_COLLECTION.name,
+      upsert: { _id: PROJECTION_CHECKPOINT_ID, revision: last.position, position: last.position } as CheckpointDoc,
+    };
+    await this.store.commit([...staged.values(), checkpoint]);
+    this.committed = last.position;
+    for (const event of fresh) for (const listener of this.committedListeners) listener(event);
     for (let i = this.waiters.length - 1; i >= 0; i--) {
       const waiter = this.waiters[i] as { position: number; resolve: () => void };
-      if (waiter.position <= event.position) {
+      if (waiter.position <= last.position) {
         this.waiters.splice(i, 1);
         waiter.resolve();
       }
     }
   }
 
-  private async accountWrites(event: RecordedEvent & AccountEvent): Promise<DocumentWrite[]> {
-    const current = await this.accounts.findById(event.data.accountId);
+  private async accountWrites(event: RecordedEvent & AccountEvent, read: Reader): Promise<DocumentWrite[]> {
+    const current = await read(this.accounts, event.data.accountId);
     const before: AccountState | null = current ? { id: current._id, name: current.name, createdAt: current.createdAt, keys: current.keys } : null;
     const after = evolveAccount(before, event);
     if (!after) return [];
@@ -159,8 +224,8 @@ export class SearchesProjection {
     return writes;
   }
 
-  private async searchWrites(event: RecordedEvent & SearchEvent): Promise<DocumentWrite[]> {
-    const current = await this.searches.findById(event.data.searchId);
+  private async searchWrites(event: RecordedEvent & SearchEvent, read: Reader): Promise<DocumentWrite[]> {
+    const current = await read(this.searches, event.data.searchId);
     const after = evolveSearch(current?.state ?? null, event);
     if (!after) return [];
     if (after.deleted) return [{ collection: SEARCHES_COLLECTION.name, deleteId: after.id }];
