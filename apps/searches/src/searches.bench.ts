@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { CreatedAccount, SearchRecord } from '@immo/contracts';
 import { withTemporaryStack, type RunningStack } from '@immo/stack';
-import type { Measurement, Scenario } from '@immo/testing';
+import { httpRequest, type Measurement, type Scenario } from '@immo/testing';
 
 const ROOT = resolve(__dirname, '..', '..', '..', '..');
 const CONCURRENCY = 8;
@@ -31,16 +31,13 @@ function body(i: number): Record<string, unknown> {
   };
 }
 
+/** Through the lean keep-alive client (see @immo/testing): the load generator shares the two cores. */
 async function timed(stack: RunningStack, method: string, path: string, apiKey: string, payload?: unknown): Promise<{ ms: number; json: unknown }> {
   const started = performance.now();
-  const response = await fetch(`${stack.baseUrl}${path}`, {
-    method,
-    headers: { 'X-API-KEY': apiKey, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
-  });
-  const json = response.status === 204 ? null : ((await response.json()) as unknown);
+  const response = await httpRequest(method, `${stack.baseUrl}${path}`, { 'X-API-KEY': apiKey }, payload);
   const ms = performance.now() - started;
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(json)}`);
+  const json = response.body.length === 0 ? null : (JSON.parse(response.body.toString('utf8')) as unknown);
+  if (response.status >= 400) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(json)}`);
   return { ms, json };
 }
 

@@ -150,6 +150,7 @@ describe('accounts, keys and saved searches through the gateway', () => {
           budgetMax: 400_000,
           includedCities: ['/cities/69123'],
           includedDepartments: ['/departments/69'],
+          includedSiteCategories: ['portal'],
           notificationEnabled: true,
           endpointRecipient: 'https://hooks.test/matches',
           subscribedEvents: ['ad.update.price'],
@@ -178,6 +179,8 @@ describe('accounts, keys and saved searches through the gateway', () => {
       expect(aliceSearch['includedCities']).toEqual([
         expect.objectContaining({ '@id': '/cities/69123', '@type': 'City', insee: '69123', name: 'Lyon', libelle: expect.stringContaining('Lyon') }),
       ]);
+      expect(aliceSearch['includedSiteCategories']).toEqual([{ '@context': '/contexts/SiteCategory', '@id': '/site_categories/portal', '@type': 'SiteCategory', name: 'portal' }]);
+      expect(aliceSearch['excludedSiteCategories']).toEqual([]);
       expect(aliceSearch['includedDepartments']).toEqual([
         expect.objectContaining({ '@id': '/departments/69', departmentCode: '69', name: 'Rhône', nameClean: 'rhone', chefLieu: expect.stringMatching(/^\/cities\//) }),
       ]);
@@ -202,6 +205,12 @@ describe('accounts, keys and saved searches through the gateway', () => {
       expect(record).toMatchObject({ id: aliceSearch.id, token: aliceSearch.token, createdAt: aliceSearch.createdAt, title: 'T3 Lyon, budget revu', notificationEnabled: false });
       expect(record['includedCities']).toEqual([]);
       expect(record['endpointRecipient']).toBeNull();
+      // A client sends back what it read (objects for relations, server-written fields): accepted.
+      const roundTrip = await fixture.send('PUT', path, aliceSearch, as(alice));
+      expect(roundTrip.status).toBe(200);
+      for (const field of ['includedCities', 'includedDepartments', 'includedSiteCategories', 'budgetMax', 'endpointRecipient']) {
+        expect((roundTrip.body as SearchRecord)[field]).toEqual(aliceSearch[field]);
+      }
       const put = await fixture.send('PUT', path, { ...record, title: 'Remis comme lu' }, as(alice));
       expect(put.status).toBe(200);
       expect((put.body as SearchRecord).title).toBe('Remis comme lu');

@@ -1,5 +1,4 @@
 import type { CollectionSpec, StoredDocument } from '@immo/document-store';
-import type { SearchRecord } from '@immo/contracts';
 import type { AccountKey } from '../accounts/account-events';
 import type { SearchState } from '../searches/search-events';
 
@@ -18,9 +17,8 @@ export interface KeyDoc extends StoredDocument {
 
 export interface SearchDoc extends StoredDocument {
   accountId: string;
-  /** The whole state, to fold the next event onto. */
+  /** The whole state, to fold the next event onto; the API record is derived from it on read. */
   state: SearchState;
-  record: SearchRecord;
   notificationEnabled: boolean;
   /** Lower-cased title: the `title` filter is a case-insensitive substring. */
   titleFolded: string;

@@ -4,7 +4,6 @@ import type { DocumentCollection, DocumentStore, DocumentWrite, StoredDocument }
 import type { AllSubscription, EventStore, RecordedEvent } from '@immo/event-store';
 import { ACCOUNT_STREAM_PREFIX, evolveAccount, isAccountEvent, type AccountEvent, type AccountState } from '../accounts/account-events';
 import { evolveSearch, isSearchEvent, SEARCH_STREAM_PREFIX, type SearchEvent } from '../searches/search-events';
-import { searchRecordOf } from '../searches/search-record';
 import {
   ACCOUNTS_COLLECTION,
   CHECKPOINTS_COLLECTION,
@@ -234,7 +233,6 @@ export class SearchesProjection {
       revision: event.position,
       accountId: after.accountId,
       state: after,
-      record: searchRecordOf(after),
       notificationEnabled: after.spec.notificationEnabled,
       titleFolded: after.spec.title.toLowerCase(),
       createdAt: after.createdAt,

@@ -24,6 +24,8 @@ export const SEARCH_FIELDS = new Set<string>([...CRITERIA_FIELDS, ...NOTIFICATIO
 
 /** Relations given as IRIs (or as the objects a stored record holds): the criteria read their ids. */
 const RELATION_FIELDS = new Set(['includedCities', 'excludedCities', 'includedDepartments']);
+/** Site categories given by name (or as the objects a stored record holds). */
+const SITE_CATEGORY_FIELDS = new Set(['includedSiteCategories', 'excludedSiteCategories']);
 
 export interface SearchSpec {
   title: string;
@@ -84,7 +86,13 @@ export function parseSearchBody(body: unknown, allowed: PrivateTargetsAllowed): 
   for (const name of CRITERIA_FIELDS) {
     const value = body[name];
     if (value === undefined || value === null) continue;
-    criteria[name] = RELATION_FIELDS.has(name) ? relationIris(value) : name === 'expressions' ? expressionsOf(value) : value;
+    criteria[name] = RELATION_FIELDS.has(name)
+      ? relationIris(value)
+      : SITE_CATEGORY_FIELDS.has(name)
+        ? siteCategoryNames(value)
+        : name === 'expressions'
+          ? expressionsOf(value)
+          : value;
   }
   criteria['withCoherentPrice'] ??= true;
   const parsed = parsePropertyCriteria(criteria, { endpoint: 'properties' });
@@ -110,6 +118,12 @@ function readUrl(body: Record<string, unknown>, name: string, allowed: PrivateTa
 function relationIris(value: unknown): unknown {
   if (!Array.isArray(value)) return value;
   return value.map((item) => (isPlainObject(item) && typeof item['@id'] === 'string' ? item['@id'] : item));
+}
+
+/** `portal`, or `{"name": "portal", ...}` as a stored record holds it. */
+function siteCategoryNames(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  return value.map((item) => (isPlainObject(item) && typeof item['name'] === 'string' ? item['name'] : item));
 }
 
 /**

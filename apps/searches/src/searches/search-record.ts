@@ -1,4 +1,4 @@
-import type { SearchRecord } from '@immo/contracts';
+import type { SearchRecord, SiteCategoryRelation } from '@immo/contracts';
 import type { SearchState } from './search-events';
 
 /**
@@ -18,6 +18,8 @@ export function searchRecordOf(state: SearchState): SearchRecord {
     includedCities: state.relations.includedCities,
     excludedCities: state.relations.excludedCities,
     includedDepartments: state.relations.includedDepartments,
+    includedSiteCategories: siteCategories(spec.criteria['includedSiteCategories']),
+    excludedSiteCategories: siteCategories(spec.criteria['excludedSiteCategories']),
     hidePropertyContact: spec.hidePropertyContact,
     notificationEnabled: spec.notificationEnabled,
     endpointRecipient: spec.endpointRecipient,
@@ -32,4 +34,10 @@ export function searchRecordOf(state: SearchState): SearchRecord {
   };
   if (state.platformOrigin !== null) record['platformOrigin'] = state.platformOrigin;
   return record;
+}
+
+/** Site categories as the spec's records show them: objects naming the category. */
+function siteCategories(value: unknown): SiteCategoryRelation[] {
+  const names = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+  return names.map((name) => ({ '@context': '/contexts/SiteCategory', '@id': `/site_categories/${encodeURIComponent(String(name))}`, '@type': 'SiteCategory', name: String(name) }));
 }

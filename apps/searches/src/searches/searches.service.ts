@@ -9,6 +9,7 @@ import type { SearchDoc } from '../projection/read-models';
 import { tokenDigest, type SearchesProjection } from '../projection/searches-projection';
 import { parseSearchBody, type SearchSpec } from './search-body';
 import { evolveSearch, searchStream, type SearchEvent, type SearchState } from './search-events';
+import { searchRecordOf } from './search-record';
 import { resolvedTargetViolation, type PrivateTargetsAllowed } from './webhook-target';
 import { listSearchesQuery } from './list-searches-query';
 
@@ -74,7 +75,7 @@ export class SearchesService {
   }
 
   async get(caller: Caller, searchId: string): Promise<SearchRecord> {
-    return (await this.ownedDoc(caller, searchId)).record;
+    return searchRecordOf((await this.ownedDoc(caller, searchId)).state);
   }
 
   /** The criteria query of a search, to run as `GET /documents/properties` would. */
@@ -91,7 +92,7 @@ export class SearchesService {
       this.projection.searches.find(where, { sort, skip: (page - 1) * SEARCHES_PER_PAGE, limit: SEARCHES_PER_PAGE }),
       this.projection.searches.count(where),
     ]);
-    return { items: docs.map((doc) => doc.record), totalItems, page, itemsPerPage: SEARCHES_PER_PAGE, ignoredParameters: ignored };
+    return { items: docs.map((doc) => searchRecordOf(doc.state)), totalItems, page, itemsPerPage: SEARCHES_PER_PAGE, ignoredParameters: ignored };
   }
 
   /**

@@ -20,6 +20,13 @@ export interface DepartmentRelation {
   nameClean: string;
 }
 
+export interface SiteCategoryRelation {
+  '@context': '/contexts/SiteCategory';
+  '@id': string;
+  '@type': 'SiteCategory';
+  name: string;
+}
+
 export interface SearchRelations {
   includedCities: CityRelation[];
   excludedCities: CityRelation[];
