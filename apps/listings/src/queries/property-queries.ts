@@ -1,19 +1,11 @@
 import type { DocumentCollection, DocumentStore } from '@immo/document-store';
 import { propertyPageText, type PricePerMeterReply, type PropertyDocument } from '@immo/contracts';
-import { parsePropertyCriteria, SIMILARITY, type PropertyCriteria } from '@immo/property-criteria';
+import type { PropertyCriteria } from '@immo/property-criteria';
 import { JsonText } from '@immo/service-kit';
 import { PROPERTIES_COLLECTION, type PropertyRecord } from '../projection/read-models';
 import { pricePerMeterStatistics } from '../search/price-per-meter-statistics';
-import type { IndexedProperty, PropertySearchIndex } from '../search/property-search-index';
-import { rankSimilar } from '../search/similar-properties';
+import type { PropertySearchIndex } from '../search/property-search-index';
 import type { DocumentTextCache } from './document-text-cache';
-
-/** Criteria with no filter but the defaults, the base the similar-properties searches narrow. */
-const DEFAULT_CRITERIA: PropertyCriteria = (() => {
-  const parsed = parsePropertyCriteria({});
-  if (!parsed.ok) throw new Error('the empty query must be valid');
-  return parsed.criteria;
-})();
 
 /**
  * Reads of the property read model: searches run on the in-memory index, which names the page's
@@ -46,28 +38,13 @@ export class PropertyQueries {
   }
 
   /**
-   * Properties similar to one (see SIMILARITY): candidates from two index searches (its commune,
-   * and a radius around it) narrowed to its transaction, type, price band and `fromDate`, then
-   * ranked. `orderGiven`: the client's `order[...]` ranks first; without it, the score does.
-   * Null when the property is unknown.
+   * Properties similar to one (see similar-properties.ts), ranked by the index. `orderGiven`: the
+   * client's `order[...]` ranks first; without it, the score does. Null when the property is unknown.
    */
   async similar(id: string, criteria: PropertyCriteria, orderGiven: boolean): Promise<JsonText | null> {
-    const target = this.index.describe(id.toLowerCase());
-    if (!target) return null;
-    const base: PropertyCriteria = {
-      ...DEFAULT_CRITERIA,
-      transactionType: target.transactionType as PropertyCriteria['transactionType'],
-      propertyTypes: [target.propertyType as PropertyCriteria['propertyTypes'][number]],
-      date: criteria.date,
-      budget: target.price === null ? {} : { min: target.price * (1 - SIMILARITY.priceTolerance), max: target.price * (1 + SIMILARITY.priceTolerance) },
-    };
-    const candidates: IndexedProperty[] = [];
-    if (target.cityId !== null) candidates.push(...this.index.matchingRows({ ...base, includedCities: [target.cityId] }));
-    if (target.location !== null) candidates.push(...this.index.matchingRows({ ...base, point: target.location, radiusKm: SIMILARITY.radiusKm }));
-    const ranked = rankSimilar(target, candidates, orderGiven ? criteria.order : []);
-    const first = (criteria.page - 1) * criteria.itemsPerPage;
-    const ids = ranked.slice(first, first + criteria.itemsPerPage).map((property) => property.uuid);
-    return new JsonText(propertyPageText(ranked.length, await this.documentTexts(ids)));
+    const result = this.index.similar(id.toLowerCase(), criteria, orderGiven ? criteria.order : []);
+    if (result === null) return null;
+    return new JsonText(propertyPageText(result.total, await this.documentTexts(result.ids)));
   }
 
   pricePerMeter(criteria: PropertyCriteria): PricePerMeterReply {

@@ -19,18 +19,18 @@
  * Query plan (query-plan.ts): bitset operations on the flags, places, excluded uuids and grid
  * cells; then one pass over the survivors checking columns, advert rows (one advert meeting every
  * advert-level criterion), event rows and the exact distance or point-in-ring test; then the
- * expressions on what is left. The page is taken with a bounded heap over the matches (O(n log k)
- * for k = page × itemsPerPage) rather than by walking presorted orders: a presorted order per field
- * and sort mode would have to be maintained under every update and, for a selective query, walked
- * far before a page fills. Most matches lose to the heap's worst on the first clause's value alone,
- * read straight from its column, so even a query matching everything costs a few milliseconds.
+ * expressions on what is left. The page of a one-clause order over many matches is found by
+ * walking that column's presorted order (presorted-order.ts) until it is full; otherwise with a
+ * bounded heap over the matches (O(n log k) for k = page × itemsPerPage), where most matches lose
+ * to the heap's worst on the first clause's value alone, read straight from its column.
  */
-import type { PropertyCriteria, SortMode } from '@immo/property-criteria';
-import type { Bitset } from './bitset';
+import { SIMILARITY, type OrderClause, type PropertyCriteria, type SortMode } from '@immo/property-criteria';
+import { Bitset } from './bitset';
 import { PropertyStore } from './property-store';
 import { matchingDocs } from './query-plan';
 import { orderColumnName, orderComparator, primaryKey } from './result-order';
 import type { SearchPlace, SearchRow } from './search-row';
+import { isSimilar, ORDER_FIELD_VALUE, similarBaseCriteria, similarityScore } from './similar-properties';
 import { TopK } from './top-k';
 
 export interface SearchResult {
@@ -93,6 +93,111 @@ export class PropertySearchIndex {
     if (criteria.itemsPerPage === 0 || offset >= total) return { total, ids: [] };
     const ranked = this.ranked(matches, criteria, Math.min(offset + criteria.itemsPerPage, total), total);
     return { total, ids: ranked.slice(offset).map((doc) => this.store.uuids[doc] as string) };
+  }
+
+  /**
+   * The properties similar to one (see similar-properties.ts): the total, and the page's uuids in
+   * the client's order clauses first, then by score, then by uuid. Works on document numbers: the
+   * commune and radius candidates are one bitset, each is read into one reused view for the rules,
+   * and only a page's worth is kept ranked. Null when the property is not indexed.
+   */
+  similar(uuid: string, criteria: PropertyCriteria, order: readonly OrderClause[]): SearchResult | null {
+    const targetDoc = this.store.docOf(uuid);
+    if (targetDoc === undefined) return null;
+    const target = this.indexedProperty(targetDoc, 'property');
+    const base = similarBaseCriteria(target, criteria);
+    const candidates = new Bitset(this.store.docLimit);
+    if (target.cityId !== null) candidates.or(matchingDocs(this.store, { ...base, includedCities: [target.cityId] }));
+    if (target.location !== null) candidates.or(matchingDocs(this.store, { ...base, point: target.location, radiusKm: SIMILARITY.radiusKm }));
+
+    const scores = new Map<number, number>();
+    const view = this.reusableView();
+    candidates.forEach((doc) => {
+      const candidate = this.readInto(view, doc);
+      if (isSimilar(target, candidate)) scores.set(doc, similarityScore(target, candidate));
+    });
+    const total = scores.size;
+    const first = (criteria.page - 1) * criteria.itemsPerPage;
+    const count = Math.min(first + criteria.itemsPerPage, total);
+    if (criteria.itemsPerPage === 0 || first >= total) return { total, ids: [] };
+    const top = new TopK(count, this.similarOrder(order, scores));
+    for (const doc of scores.keys()) top.offer(doc);
+    return { total, ids: top.sorted().slice(first).map((doc) => this.store.uuids[doc] as string) };
+  }
+
+  /** The client's clauses (missing values last), then the score, then the uuid: `rankSimilar`'s order. */
+  private similarOrder(order: readonly OrderClause[], scores: ReadonlyMap<number, number>): (a: number, b: number) => number {
+    const views = [this.reusableView(), this.reusableView()] as const;
+    const { uuids } = this.store;
+    return (a, b) => {
+      if (order.length > 0) {
+        const left = this.readInto(views[0], a);
+        const right = this.readInto(views[1], b);
+        for (const clause of order) {
+          const x = ORDER_FIELD_VALUE[clause.field](left);
+          const y = ORDER_FIELD_VALUE[clause.field](right);
+          if (x === y) continue;
+          if (x === null) return 1;
+          if (y === null) return -1;
+          return clause.direction === 'asc' ? x - y : y - x;
+        }
+      }
+      const scoreGap = (scores.get(a) as number) - (scores.get(b) as number);
+      if (scoreGap !== 0) return scoreGap;
+      const l = uuids[a] as string;
+      const r = uuids[b] as string;
+      return l < r ? -1 : l > r ? 1 : 0;
+    };
+  }
+
+  private reusableView(): IndexedProperty & { location: { lat: number; lon: number } | null } {
+    return {
+      uuid: '',
+      transactionType: 0,
+      propertyType: 0,
+      price: null,
+      pricePerMeter: null,
+      surface: null,
+      landSurface: null,
+      room: null,
+      bedroom: null,
+      createdAtMs: null,
+      updatedAtMs: null,
+      location: null,
+      cityId: null,
+      inseeCode: null,
+      departmentId: null,
+    };
+  }
+
+  /** `indexedProperty` into an existing object: the same fields, no allocation but the location's. */
+  private readInto(view: IndexedProperty, doc: number): IndexedProperty {
+    const { columns } = this.store;
+    const place: SearchPlace | null = this.store.places.placeOf(doc);
+    const lat = columns.lat[doc] as number;
+    const lon = columns.lon[doc] as number;
+    const mutable = view as { -readonly [K in keyof IndexedProperty]: IndexedProperty[K] };
+    mutable.uuid = this.store.uuids[doc] as string;
+    mutable.transactionType = columns.transactionType[doc] as number;
+    mutable.propertyType = columns.propertyType[doc] as number;
+    mutable.price = orNull(columns.price[doc]);
+    mutable.pricePerMeter = orNull(columns.pricePerMeter[doc]);
+    mutable.surface = orNull(columns.surface[doc]);
+    mutable.landSurface = orNull(columns.landSurface[doc]);
+    mutable.room = orNull(columns.room[doc]);
+    mutable.bedroom = orNull(columns.bedroom[doc]);
+    mutable.createdAtMs = orNull(columns.createdAtMs[doc]);
+    mutable.updatedAtMs = orNull(columns.updatedAtMs[doc]);
+    if (Number.isNaN(lat) || Number.isNaN(lon)) mutable.location = null;
+    else if (mutable.location === null) mutable.location = { lat, lon };
+    else {
+      mutable.location.lat = lat;
+      mutable.location.lon = lon;
+    }
+    mutable.cityId = place?.cityIds[0] ?? null;
+    mutable.inseeCode = place?.inseeCodes[0] ?? null;
+    mutable.departmentId = place?.departmentId ?? null;
+    return view;
   }
 
   /** What the index holds of one property (its creation as `sortMode` reads it), if indexed. */

@@ -1,9 +1,31 @@
 import { greatCircleKm } from '@immo/contracts';
-import { SIMILARITY, type OrderClause, type OrderField } from '@immo/property-criteria';
+import { parsePropertyCriteria, SIMILARITY, type OrderClause, type OrderField, type PropertyCriteria } from '@immo/property-criteria';
 import type { IndexedProperty } from './property-search-index';
 
 function distanceKm(a: IndexedProperty, b: IndexedProperty): number | null {
   return a.location && b.location ? greatCircleKm(a.location, b.location) : null;
+}
+
+/** Criteria with no filter but the defaults, the base the candidate searches narrow. */
+const DEFAULT_CRITERIA: PropertyCriteria = (() => {
+  const parsed = parsePropertyCriteria({});
+  if (!parsed.ok) throw new Error('the empty query must be valid');
+  return parsed.criteria;
+})();
+
+/**
+ * What every similar property of `target` meets, as criteria the index answers: its transaction
+ * and type, the price band, the client's `fromDate`. Candidates are then the properties of its
+ * commune and those within `radiusKm` that meet it; `isSimilar` decides on the rest.
+ */
+export function similarBaseCriteria(target: IndexedProperty, criteria: PropertyCriteria): PropertyCriteria {
+  return {
+    ...DEFAULT_CRITERIA,
+    transactionType: target.transactionType as PropertyCriteria['transactionType'],
+    propertyTypes: [target.propertyType as PropertyCriteria['propertyTypes'][number]],
+    date: criteria.date,
+    budget: target.price === null ? {} : { min: target.price * (1 - SIMILARITY.priceTolerance), max: target.price * (1 + SIMILARITY.priceTolerance) },
+  };
 }
 
 export function isSimilar(target: IndexedProperty, candidate: IndexedProperty): boolean {
@@ -35,7 +57,7 @@ export function similarityScore(target: IndexedProperty, candidate: IndexedPrope
   return score;
 }
 
-const FIELD: Record<OrderField, (p: IndexedProperty) => number | null> = {
+export const ORDER_FIELD_VALUE: Record<OrderField, (p: IndexedProperty) => number | null> = {
   createdAt: (p) => p.createdAtMs,
   updatedAt: (p) => p.updatedAtMs,
   price: (p) => p.price,
@@ -57,8 +79,8 @@ export function rankSimilar(target: IndexedProperty, candidates: Iterable<Indexe
   }
   scored.sort((a, b) => {
     for (const clause of order) {
-      const x = FIELD[clause.field](a.property);
-      const y = FIELD[clause.field](b.property);
+      const x = ORDER_FIELD_VALUE[clause.field](a.property);
+      const y = ORDER_FIELD_VALUE[clause.field](b.property);
       if (x === y) continue;
       if (x === null) return 1;
       if (y === null) return -1;
