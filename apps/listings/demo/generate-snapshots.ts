@@ -754,7 +754,8 @@ function snapshotOf(listing: Listing, ms: number, withdrawn: boolean): AdvertSna
       : { agency: null, email: null, fax: null, name: 'Particulier', phone: publisher.phone, reference: null },
     propertyType: good.propertyType,
     transactionType: good.transactionType,
-    location: listing.located ? { lat: listing.lat, lon: listing.lon } : null,
+    // Agencies geocode the address (house number); individuals give a neighbourhood.
+    location: listing.located ? { lat: listing.lat, lon: listing.lon, accuracy: pro ? 1 : 2 } : null,
     commune: { insee: good.commune.insee, zipcode: good.commune.zipcode, name: good.commune.name },
     expiredAt: listing.expiredAt,
     expired: withdrawn,

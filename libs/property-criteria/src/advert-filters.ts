@@ -26,13 +26,12 @@ export const ADVERT_RANGE_VALUES: Readonly<Record<AdvertRangeKey, (advert: Adver
 export const ADVERT_RANGE_KEYS = Object.keys(ADVERT_RANGE_VALUES) as readonly AdvertRangeKey[];
 
 /**
- * Geolocation accuracy of an advert (1 house number, 2 neighbourhood). The Advert contract does
- * not carry it yet; it is read when a document has it, and until then an advert has no accuracy,
- * so a `geoAccuracy` filter matches no property (a missing value never satisfies a filter).
+ * Geolocation accuracy of an advert (1 house number, 2 neighbourhood), as ingestion recorded it
+ * from the snapshot's `location.accuracy`; null when the source did not say (documents built
+ * before the field existed lack it too), and a missing value never satisfies a filter.
  */
 export function advertGeoAccuracy(advert: Advert): number | null {
-  const accuracy = (advert as Advert & { geoAccuracy?: unknown }).geoAccuracy;
-  return typeof accuracy === 'number' ? accuracy : null;
+  return advert.geoAccuracy ?? null;
 }
 
 export function hasAdvertLevelCriteria(criteria: PropertyCriteria): boolean {

@@ -311,7 +311,7 @@ export const PARAMETER_DESCRIPTIONS: Readonly<Record<string, ParameterDoc>> = {
   geoAccuracy: {
     description:
       `1 (house number) or 2 (neighbourhood): the advert's position has that accuracy. ${ADVERT_RULE} ` +
-      'The advert contract does not carry an accuracy yet, so this filter currently matches no property.',
+      "Ingestion records it from the snapshot's `location.accuracy`; an advert whose source did not say has none and never matches.",
     schema: integerEnum([1, 2]),
   },
 

@@ -88,6 +88,7 @@ export function anAdvert(overrides: Partial<Advert> = {}): Advert {
     siteCategory: 'portal',
     expired: false,
     expiredAt: null,
+    geoAccuracy: null,
     ...overrides,
   };
 }

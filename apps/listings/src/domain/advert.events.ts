@@ -14,7 +14,7 @@ import type {
   AdvertPublisher,
   AdvertSnapshot,
   EnergyRating,
-  GeoPoint,
+  AdvertLocation,
 } from '@immo/contracts';
 
 export type PropertyType = AdvertSnapshot['propertyType'];
@@ -61,7 +61,7 @@ export interface AdvertFields {
   contact: AdvertContact | null;
   propertyType: PropertyType;
   transactionType: TransactionType;
-  location: GeoPoint | null;
+  location: AdvertLocation | null;
   commune: AdvertCommune;
   /** Expiry announced by the publisher (snapshot `expiredAt`); the advert expires once it passes. */
   expiresAt: string | null;

@@ -25,7 +25,7 @@
  *   before `seenAt`. `decideExpiry(state, now)` covers an announced expiry passing between crawls.
  *   An expired advert seen live again, by a crawl made after its expiry, emits `AdvertRelisted`.
  */
-import type { AdvertEvent, AdvertSnapshot } from '@immo/contracts';
+import type { AdvertEvent, AdvertLocation, AdvertSnapshot } from '@immo/contracts';
 import type { EventData } from '@immo/event-store';
 import {
   ADVERT_EVENT_TYPES,
@@ -258,7 +258,7 @@ function fieldsOf(s: AdvertSnapshot, expiresAt: string | null): AdvertFields {
     contact: contactOf(s.contact),
     propertyType: s.propertyType,
     transactionType: s.transactionType,
-    location: s.location ? { lat: s.location.lat, lon: s.location.lon } : null,
+    location: locationOf(s.location),
     commune: communeOf(s.commune),
     expiresAt,
   };
@@ -314,8 +314,8 @@ function diffOtherFields(s: AdvertSnapshot, state: AdvertState, expiresAt: strin
   if (!sameContact(s.contact, state.contact)) diff = record(diff, 'contact', contactOf(s.contact), state.contact);
   const loc = s.location ?? null;
   const prevLoc = state.location;
-  if (loc === null ? prevLoc !== null : prevLoc === null || loc.lat !== prevLoc.lat || loc.lon !== prevLoc.lon) {
-    diff = record(diff, 'location', loc ? { lat: loc.lat, lon: loc.lon } : null, prevLoc);
+  if (loc === null ? prevLoc !== null : prevLoc === null || loc.lat !== prevLoc.lat || loc.lon !== prevLoc.lon || loc.accuracy !== prevLoc.accuracy) {
+    diff = record(diff, 'location', locationOf(loc), prevLoc);
   }
   const c = state.commune;
   if ((s.commune.insee ?? null) !== c.insee || (s.commune.zipcode ?? null) !== c.zipcode || (s.commune.name ?? null) !== c.name) {
@@ -591,4 +591,10 @@ export function toEventData(
     });
   }
   return out;
+}
+
+/** The snapshot's point, with its accuracy only when the source gave one. */
+function locationOf(location: AdvertSnapshot['location']): AdvertLocation | null {
+  if (!location) return null;
+  return location.accuracy === undefined ? { lat: location.lat, lon: location.lon } : { lat: location.lat, lon: location.lon, accuracy: location.accuracy };
 }

@@ -54,6 +54,28 @@ const individual = (overrides: Partial<AdvertSnapshot> = {}): AdvertSnapshot =>
     ...overrides,
   });
 
+describe('an advert\'s location accuracy', () => {
+  const located = (accuracy?: 1 | 2) => agency({ location: accuracy === undefined ? { lat: 45.76, lon: 4.85 } : { lat: 45.76, lon: 4.85, accuracy } });
+  const advertOf = (state: AdvertState) => buildPropertyDocument({ propertyId: PROPERTY_ID, adverts: [state], city: LYON, stations: STATIONS }).adverts[0];
+
+  it('is what the snapshot says, and null when it says nothing or has no location', () => {
+    expect(advertOf(advertFrom(located(1)))?.geoAccuracy).toBe(1);
+    expect(advertOf(advertFrom(located(2)))?.geoAccuracy).toBe(2);
+    expect(advertOf(advertFrom(located()))?.geoAccuracy).toBeNull();
+    expect(advertOf(advertFrom(individual()))?.geoAccuracy).toBeNull();
+  });
+
+  it('follows a recrawl that geocodes the same point more precisely (a location change)', () => {
+    const first = located(2);
+    const state = advertFrom(first);
+    const events = decide({ ...located(1), seenAt: '2026-03-02T10:00:00Z' }, state);
+    expect(events.length).toBeGreaterThan(0);
+    let after: AdvertState | null = state;
+    for (const event of events) after = evolve(after, event);
+    expect(advertOf(after as AdvertState)?.geoAccuracy).toBe(1);
+  });
+});
+
 describe('buildPropertyDocument', () => {
   describe('given an agency advert and a private advert of one flat', () => {
     // given: the agency advert was crawled last on the 5th (price drop), the private one on the 6th

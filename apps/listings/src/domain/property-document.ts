@@ -180,5 +180,6 @@ export function toAdvertDocument(a: AdvertState): Advert {
     siteCategory: a.siteCategory,
     expired: a.expired,
     expiredAt: a.expiredAt,
+    geoAccuracy: a.location?.accuracy ?? null,
   };
 }

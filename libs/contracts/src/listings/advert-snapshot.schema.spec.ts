@@ -30,6 +30,16 @@ describe('validateSnapshot', () => {
     });
   });
 
+  describe('given a location accuracy', () => {
+    it('when it is 1 or 2, then it is kept; any other value is reported under location.accuracy', () => {
+      for (const accuracy of [1, 2]) {
+        const result = validateSnapshot({ ...validSnapshot(), location: { lat: 45.76, lon: 4.85, accuracy } }, NOW);
+        expect(result.ok && result.snapshot.location?.accuracy).toBe(accuracy);
+      }
+      expect(pathsOf(validateSnapshot({ ...validSnapshot(), location: { lat: 45.76, lon: 4.85, accuracy: 3 } }, NOW))).toEqual(['location.accuracy']);
+    });
+  });
+
   describe('given a minimal snapshot', () => {
     it('when validated, then optional fields may be null or absent and arrays default to empty', () => {
       // given

@@ -138,6 +138,12 @@ export const advertSnapshotSchema = z.object({
     .object({
       lat: z.number().min(-90).max(90),
       lon: z.number().min(-180).max(180),
+      /**
+       * How precise the point is, as the source geocoded it: 1 the house number, 2 the
+       * neighbourhood. Absent when the source does not say (the advert then has no accuracy and
+       * no `geoAccuracy` filter keeps it).
+       */
+      accuracy: z.union([z.literal(1), z.literal(2)], { error: 'must be 1 (house number) or 2 (neighbourhood)' }).optional(),
     })
     .nullish(),
   /**

@@ -9,6 +9,11 @@ export interface GeoPoint {
   lon: number;
 }
 
+/** An advert's point and, when its source said, how precise it is (1 house number, 2 neighbourhood). */
+export interface AdvertLocation extends GeoPoint {
+  accuracy?: 1 | 2;
+}
+
 /** One change of an advert field, as listed in `Advert.events`. */
 export interface AdvertEvent {
   /** `price` and `surface` entries are what the price/surface variation filters look at. */
@@ -88,6 +93,8 @@ export interface Advert {
   siteCategory: string;
   expired: boolean;
   expiredAt: string | null;
+  /** Precision of the advert's point as its source gave it: 1 house number, 2 neighbourhood; null when unknown. */
+  geoAccuracy: 1 | 2 | null;
 }
 
 export interface CityRef {
