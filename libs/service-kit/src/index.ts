@@ -10,4 +10,5 @@ export * from './bootstrap/run-service';
 export * from './bootstrap/nats-transport-options';
 export * from './stores/open-stores';
 export * from './scheduling/event-loop-slice';
+export * from './scheduling/keyed-serializer';
 export * from './nats/json-text';

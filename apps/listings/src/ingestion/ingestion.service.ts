@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { eventLoopSlice } from '@immo/service-kit';
+import { eventLoopSlice, KeyedSerializer } from '@immo/service-kit';
 import { WrongExpectedVersionError, type EventStore } from '@immo/event-store';
 import { validateSnapshot, type AdvertSnapshot, type IngestAdvertsReply, type IngestItemResult } from '@immo/contracts';
 import {
@@ -19,7 +19,6 @@ import {
   type PropertyMatcher,
 } from '../domain';
 import type { GeoLookup } from '../geo/geo-directory.client';
-import { KeyedSerializer } from './keyed-serializer';
 import type { ProjectionLagLimit } from './projection-lag-limit';
 
 const MAX_ATTEMPTS = 4;

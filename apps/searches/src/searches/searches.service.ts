@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { rpcErrors, type Caller, type SearchesPage, type SearchRecord, type SearchRelations, type Violation } from '@immo/contracts';
 import type { EventStore } from '@immo/event-store';
+import { KeyedSerializer } from '@immo/service-kit';
 import { parsePropertyCriteria } from '@immo/property-criteria';
 import { READ_YOUR_WRITES_MS } from '../accounts/accounts.service';
 import { CommandRejected } from '../command-rejected';
@@ -32,7 +33,7 @@ const badRequest = (violations: Violation[]) =>
 export class SearchesService {
   private readonly now: () => Date;
   /** Creations of one account run one at a time in this process, so the limit is not overrun. */
-  private readonly creating = new Map<string, Promise<unknown>>();
+  private readonly creating = new KeyedSerializer();
 
   constructor(
     private readonly eventStore: EventStore,
@@ -45,7 +46,7 @@ export class SearchesService {
 
   async create(caller: Caller, body: unknown, platformOrigin: string | null): Promise<SearchRecord> {
     const { spec, relations } = await this.validated(body);
-    return this.oneAtATime(caller.accountId, async () => {
+    return this.creating.run(caller.accountId, async () => {
       const count = await this.projection.searches.count({ accountId: caller.accountId });
       if (count >= this.options.maxSearchesPerAccount) {
         throw new CommandRejected(rpcErrors.conflict(`This account already has ${count} searches, the most it may hold; delete one first.`));
@@ -156,16 +157,5 @@ export class SearchesService {
   private async append(searchId: string, expectedRevision: number | 'no_stream', event: SearchEvent): Promise<void> {
     const result = await this.eventStore.append(searchStream(searchId), [{ id: randomUUID(), type: event.type, data: event.data }], { expectedRevision });
     await this.projection.waitFor(result.position, READ_YOUR_WRITES_MS);
-  }
-
-  private async oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.creating.get(key) ?? Promise.resolve();
-    const next = previous.then(work, work);
-    const settled = next.catch(() => undefined);
-    this.creating.set(key, settled);
-    void settled.then(() => {
-      if (this.creating.get(key) === settled) this.creating.delete(key);
-    });
-    return next;
   }
 }

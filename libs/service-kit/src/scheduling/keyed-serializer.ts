@@ -1,6 +1,7 @@
 /**
- * Runs tasks one after another per key and concurrently across keys. Ingestion keys work by
- * grouping bucket, so two adverts of one good never race to found two properties.
+ * Runs tasks one after another per key and concurrently across keys. Listings ingestion keys work
+ * by grouping bucket, so two adverts of one good never race to found two properties; the searches
+ * service keys creations by account, so concurrent ones cannot overrun the account's limit.
  */
 export class KeyedSerializer {
   private readonly tails = new Map<string, Promise<unknown>>();
