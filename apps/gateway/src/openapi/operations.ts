@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_INGEST_BATCH, MAX_POI_RADIUS_KM } from '@immo/contracts';
 import { DEFAULT_ITEMS_PER_PAGE, DEFAULT_ORDER, MAX_ITEMS_PER_PAGE, SIMILARITY, describeParameters } from '@immo/property-criteria';
-import { IGNORED_PARAMETERS_HEADER } from '../listings/listings.controller';
+import { IGNORED_PARAMETERS_HEADER } from '../listings/property-pages';
 import { autocompleteQuerySchema, citiesQuerySchema, pointsOfInterestQuerySchema } from '../geo/geo-query-schemas';
 import type { OperationSpec } from './openapi-document';
 

@@ -2,21 +2,19 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Req
 import type { FastifyReply } from 'fastify';
 import {
   LISTINGS_SUBJECTS,
-  PROPERTY_DOCUMENT_CONTEXT,
-  readPropertyPage,
   SEARCHES_SUBJECTS,
   type Caller,
   type SearchesPage,
   type SearchRecord,
 } from '@immo/contracts';
-import { parsePropertyCriteria, searchVariables } from '@immo/property-criteria';
+import { searchVariables } from '@immo/property-criteria';
 import type { AuthenticatedRequest } from '../auth/api-key.guard';
 import { BracketQuery } from '../http/bracket-query.decorator';
-import { hydraCollection, hydraCollectionBytes } from '../http/hydra-collection';
+import { hydraCollection } from '../http/hydra-collection';
 import { ProblemException } from '../http/problem';
 import type { ParsedQuery } from '../http/query-string';
 import { ServiceClient } from '../rpc/service-client';
-import { IGNORED_PARAMETERS_HEADER } from '../listings/listings.controller';
+import { IGNORED_PARAMETERS_HEADER, parsedCriteria, relayPropertyPage } from '../listings/property-pages';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A search body is a few hundred bytes; 64 KiB leaves room for long expression lists and no more. */
@@ -117,23 +115,15 @@ export class SearchesController {
       caller: callerOf(request),
       id: searchId(id),
     });
-    const paging = Object.fromEntries(Object.entries(query).filter(([name]) => PAGING_PARAMETERS.has(name)));
+    const paging = Object.fromEntries(Object.entries(query).filter(([name]) => PAGING_PARAMETERS.has(name))) as ParsedQuery;
     const ignored = Object.keys(query).filter((name) => !PAGING_PARAMETERS.has(name));
     const combined = { ...criteriaQuery, ...paging };
-    const parsed = parsePropertyCriteria(combined, { endpoint: 'properties' });
-    if (!parsed.ok) throw ProblemException.badRequest(`Invalid query parameters: ${parsed.violations.map((v) => v.propertyPath).join(', ')}`, parsed.violations);
-    const allIgnored = [...ignored, ...parsed.ignored];
-    if (allIgnored.length > 0) void reply.header(IGNORED_PARAMETERS_HEADER, allIgnored.join(', '));
-    const page = readPropertyPage(await this.services.requestJsonBytes(LISTINGS_SUBJECTS.listProperties, { query: combined }));
-    void reply.type('application/json; charset=utf-8');
-    return hydraCollectionBytes({
-      context: PROPERTY_DOCUMENT_CONTEXT,
+    return relayPropertyPage(this.services, reply, {
+      subject: LISTINGS_SUBJECTS.listProperties,
+      payload: { query: combined },
       path: `/searches/${searchId(id)}/properties`,
-      query: paging as ParsedQuery,
-      membersJson: page.items,
-      totalItems: page.totalItems,
-      page: parsed.criteria.page,
-      itemsPerPage: parsed.criteria.itemsPerPage,
+      query: paging,
+      criteria: parsedCriteria(combined, 'properties', reply, ignored),
       mappings: PROPERTY_MAPPINGS,
     });
   }

@@ -113,7 +113,7 @@ export class PropertySearchIndex {
     const scores = new Map<number, number>();
     const view = this.reusableView();
     candidates.forEach((doc) => {
-      const candidate = this.readInto(view, doc);
+      const candidate = this.readInto(view, doc, 'property');
       if (isSimilar(target, candidate)) scores.set(doc, similarityScore(target, candidate));
     });
     const total = scores.size;
@@ -131,8 +131,8 @@ export class PropertySearchIndex {
     const { uuids } = this.store;
     return (a, b) => {
       if (order.length > 0) {
-        const left = this.readInto(views[0], a);
-        const right = this.readInto(views[1], b);
+        const left = this.readInto(views[0], a, 'property');
+        const right = this.readInto(views[1], b, 'property');
         for (const clause of order) {
           const x = ORDER_FIELD_VALUE[clause.field](left);
           const y = ORDER_FIELD_VALUE[clause.field](right);
@@ -150,7 +150,8 @@ export class PropertySearchIndex {
     };
   }
 
-  private reusableView(): IndexedProperty & { location: { lat: number; lon: number } | null } {
+  /** An empty view for `readInto`: a search reading many documents fills one over and over. */
+  private reusableView(): IndexedProperty {
     return {
       uuid: '',
       transactionType: 0,
@@ -170,8 +171,8 @@ export class PropertySearchIndex {
     };
   }
 
-  /** `indexedProperty` into an existing object: the same fields, no allocation but the location's. */
-  private readInto(view: IndexedProperty, doc: number): IndexedProperty {
+  /** What the index holds of a document, written into `view` (no allocation but a first location). */
+  private readInto(view: IndexedProperty, doc: number, sortMode: SortMode): IndexedProperty {
     const { columns } = this.store;
     const place: SearchPlace | null = this.store.places.placeOf(doc);
     const lat = columns.lat[doc] as number;
@@ -186,7 +187,7 @@ export class PropertySearchIndex {
     mutable.landSurface = orNull(columns.landSurface[doc]);
     mutable.room = orNull(columns.room[doc]);
     mutable.bedroom = orNull(columns.bedroom[doc]);
-    mutable.createdAtMs = orNull(columns.createdAtMs[doc]);
+    mutable.createdAtMs = orNull(sortMode === 'advert' ? columns.latestAdvertCreatedAtMs[doc] : columns.createdAtMs[doc]);
     mutable.updatedAtMs = orNull(columns.updatedAtMs[doc]);
     if (Number.isNaN(lat) || Number.isNaN(lon)) mutable.location = null;
     else if (mutable.location === null) mutable.location = { lat, lon };
@@ -250,27 +251,7 @@ export class PropertySearchIndex {
   }
 
   private indexedProperty(doc: number, sortMode: SortMode): IndexedProperty {
-    const { columns } = this.store;
-    const place: SearchPlace | null = this.store.places.placeOf(doc);
-    const lat = columns.lat[doc] as number;
-    const lon = columns.lon[doc] as number;
-    return {
-      uuid: this.store.uuids[doc] as string,
-      transactionType: columns.transactionType[doc] as number,
-      propertyType: columns.propertyType[doc] as number,
-      price: orNull(columns.price[doc]),
-      pricePerMeter: orNull(columns.pricePerMeter[doc]),
-      surface: orNull(columns.surface[doc]),
-      landSurface: orNull(columns.landSurface[doc]),
-      room: orNull(columns.room[doc]),
-      bedroom: orNull(columns.bedroom[doc]),
-      createdAtMs: orNull(sortMode === 'advert' ? columns.latestAdvertCreatedAtMs[doc] : columns.createdAtMs[doc]),
-      updatedAtMs: orNull(columns.updatedAtMs[doc]),
-      location: Number.isNaN(lat) || Number.isNaN(lon) ? null : { lat, lon },
-      cityId: place?.cityIds[0] ?? null,
-      inseeCode: place?.inseeCodes[0] ?? null,
-      departmentId: place?.departmentId ?? null,
-    };
+    return this.readInto(this.reusableView(), doc, sortMode);
   }
 }
 

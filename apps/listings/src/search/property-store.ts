@@ -96,25 +96,19 @@ export class PropertyStore {
     const admitted = doc === undefined;
     if (doc === undefined) doc = this.admit(row.uuid);
     const columns = this.columns;
-    const before = ORDER_COLUMNS.map((name) => columns[name][doc] as number);
     columns.transactionType[doc] = row.transactionType;
     columns.propertyType[doc] = row.propertyType;
-    columns.price[doc] = row.price ?? Number.NaN;
-    columns.pricePerMeter[doc] = row.pricePerMeter ?? Number.NaN;
-    columns.surface[doc] = row.surface ?? Number.NaN;
+    this.setOrderValue('price', doc, row.price, admitted);
+    this.setOrderValue('pricePerMeter', doc, row.pricePerMeter, admitted);
+    this.setOrderValue('surface', doc, row.surface, admitted);
     columns.landSurface[doc] = row.landSurface ?? Number.NaN;
     columns.room[doc] = row.room ?? Number.NaN;
     columns.bedroom[doc] = row.bedroom ?? Number.NaN;
-    columns.createdAtMs[doc] = row.createdAtMs ?? Number.NaN;
-    columns.latestAdvertCreatedAtMs[doc] = row.latestAdvertCreatedAtMs ?? Number.NaN;
-    columns.updatedAtMs[doc] = row.updatedAtMs ?? Number.NaN;
+    this.setOrderValue('createdAtMs', doc, row.createdAtMs, admitted);
+    this.setOrderValue('latestAdvertCreatedAtMs', doc, row.latestAdvertCreatedAtMs, admitted);
+    this.setOrderValue('updatedAtMs', doc, row.updatedAtMs, admitted);
     columns.lat[doc] = row.location?.lat ?? Number.NaN;
     columns.lon[doc] = row.location?.lon ?? Number.NaN;
-    ORDER_COLUMNS.forEach((name, i) => {
-      const now = columns[name][doc] as number;
-      const then = before[i] as number;
-      if (admitted || (now !== then && !(now !== now && then !== then))) this.orders[name].touch(doc);
-    });
     this.flags.assign(doc, flagsOf(row));
     this.places.set(doc, row.place);
     this.grid.place(doc, row.location);
@@ -153,6 +147,15 @@ export class PropertyStore {
     this.flags.trim();
     const columns = this.columns as unknown as Record<string, NumericArray>;
     for (const name of Object.keys(columns)) columns[name] = resized(columns[name] as NumericArray, this.nextDoc);
+  }
+
+  /** Writes a sort column's value; its presorted order learns of the document when the value moved. */
+  private setOrderValue(name: OrderColumnName, doc: number, value: number | null, admitted: boolean): void {
+    const column = this.columns[name];
+    const next = value ?? Number.NaN;
+    const previous = column[doc] as number;
+    column[doc] = next;
+    if (admitted || !(previous === next || (Number.isNaN(previous) && Number.isNaN(next)))) this.orders[name].touch(doc);
   }
 
   private presorted(column: OrderColumnName, field: OrderField, sortMode: SortMode): PresortedOrder {

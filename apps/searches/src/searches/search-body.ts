@@ -5,7 +5,7 @@
  * `GET /documents/properties`; every bad field is reported at once, under its own name.
  */
 import { ADVERT_WEBHOOK_KINDS, isPlainObject, type Violation } from '@immo/contracts';
-import { ENDPOINT_PARAMETERS, parsePropertyCriteria } from '@immo/property-criteria';
+import { ENDPOINT_PARAMETERS, parsePropertyCriteria, type PropertyCriteria } from '@immo/property-criteria';
 import qs from 'qs';
 import { z } from 'zod';
 import { webhookUrlViolation, type PrivateTargetsAllowed } from './webhook-target';
@@ -39,7 +39,8 @@ export interface SearchSpec {
   criteria: Record<string, unknown>;
 }
 
-export type SearchBodyResult = { ok: true; spec: SearchSpec } | { ok: false; violations: Violation[] };
+/** `criteria`: the spec's criteria as the criteria library read them (place ids, typed values). */
+export type SearchBodyResult = { ok: true; spec: SearchSpec; criteria: PropertyCriteria } | { ok: false; violations: Violation[] };
 
 const title = z.string({ error: 'must be a text value' }).trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 const flag = z.boolean({ error: 'must be true or false' });
@@ -99,7 +100,8 @@ export function parseSearchBody(body: unknown, allowed: PrivateTargetsAllowed): 
   if (!parsed.ok) violations.push(...parsed.violations);
   spec.criteria = criteria;
 
-  return violations.length > 0 ? { ok: false, violations } : { ok: true, spec };
+  if (violations.length > 0 || !parsed.ok) return { ok: false, violations };
+  return { ok: true, spec, criteria: parsed.criteria };
 }
 
 function readUrl(body: Record<string, unknown>, name: string, allowed: PrivateTargetsAllowed, fail: (path: string, message: string) => void): string | null {

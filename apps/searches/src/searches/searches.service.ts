@@ -2,7 +2,6 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { rpcErrors, type Caller, type SearchesPage, type SearchRecord, type SearchRelations, type Violation } from '@immo/contracts';
 import type { EventStore } from '@immo/event-store';
 import { KeyedSerializer } from '@immo/service-kit';
-import { parsePropertyCriteria } from '@immo/property-criteria';
 import { READ_YOUR_WRITES_MS } from '../accounts/accounts.service';
 import { CommandRejected } from '../command-rejected';
 import type { PlaceRelations } from '../places/place-relations';
@@ -113,7 +112,7 @@ export class SearchesService {
   private async validated(body: unknown): Promise<{ spec: SearchSpec; relations: SearchRelations }> {
     const parsed = parseSearchBody(body, this.options.allowed);
     if (!parsed.ok) throw badRequest(parsed.violations);
-    const { spec } = parsed;
+    const { spec, criteria } = parsed;
     const targetViolations: Violation[] = [];
     for (const field of ['endpointRecipient', 'eventEndpoint'] as const) {
       const url = spec[field];
@@ -121,12 +120,10 @@ export class SearchesService {
       if (problem) targetViolations.push({ propertyPath: field, message: problem });
     }
     if (targetViolations.length > 0) throw badRequest(targetViolations);
-    const criteria = parsePropertyCriteria(spec.criteria, { endpoint: 'properties' });
-    if (!criteria.ok) throw badRequest(criteria.violations);
     const places = await this.places.resolve({
-      includedCities: criteria.criteria.includedCities,
-      excludedCities: criteria.criteria.excludedCities,
-      includedDepartments: criteria.criteria.includedDepartments,
+      includedCities: criteria.includedCities,
+      excludedCities: criteria.excludedCities,
+      includedDepartments: criteria.includedDepartments,
     });
     if (!places.ok) throw badRequest(places.violations);
     return { spec, relations: places.relations };
