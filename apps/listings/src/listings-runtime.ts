@@ -5,7 +5,7 @@ import type { IngestionLease } from './ingestion/ingestion-lease';
 import type { IngestionRouter } from './ingestion/ingestion-router';
 import type { IngestionService } from './ingestion/ingestion.service';
 import type { AdvertDirectory } from './projection/advert-directory';
-import type { OutboxRelay } from './projection/outbox-relay';
+import type { OutboxRelay } from '@immo/service-kit';
 import type { ProjectionRunner } from './projection/projection-runner';
 import { ProcessVitals } from './process-vitals';
 

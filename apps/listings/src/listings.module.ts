@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import {
+  LISTINGS_INTEGRATION_STREAM_SETTINGS,
   NatsRpcClient,
+  openOutboxPublisher,
   ServiceKitModule,
   openDocumentStore,
   openEventStore,
@@ -20,7 +22,6 @@ import { ProjectionLagLimit } from './ingestion/projection-lag-limit';
 import { ListingsController } from './listings.controller';
 import { ListingsRuntime } from './listings-runtime';
 import { createListingsProjections } from './projection/create-projections';
-import { openIntegrationStream } from './projection/integration-stream';
 import { ADVERTS_COLLECTION, type AdvertRecord } from './projection/read-models';
 import { PropertyQueries } from './queries/property-queries';
 
@@ -80,7 +81,7 @@ export class ListingsModule {
       eventStore,
       store: documentStore,
       geo,
-      publish: await openIntegrationStream(nats),
+      publish: await openOutboxPublisher(nats, LISTINGS_INTEGRATION_STREAM_SETTINGS),
     });
     const adverts = documentStore.collection<AdvertRecord>(ADVERTS_COLLECTION);
     const ingestion = new IngestionService(eventStore, geo, directory.matcher, {

@@ -3,13 +3,12 @@ import { join } from 'node:path';
 import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { accountKeyIdOf, apiKeyDigest, SEARCHES_SUBJECTS, type KeyRevokedMessage } from '@immo/contracts';
-import { NatsRpcClient, ServiceKitModule, openDocumentStore, openEventStore, storeReadiness, type SearchesConfig } from '@immo/service-kit';
+import { NatsRpcClient, PrivateTargetsAllowed, ServiceKitModule, openDocumentStore, openEventStore, storeReadiness, type SearchesConfig } from '@immo/service-kit';
 import { AccountsService } from './accounts/accounts.service';
 import { PlaceRelations } from './places/place-relations';
 import { SearchesProjection } from './projection/searches-projection';
 import { SearchesController } from './searches.controller';
 import { SearchesService } from './searches/searches.service';
-import { PrivateTargetsAllowed } from './searches/webhook-target';
 
 export interface SearchesModuleOptions {
   config: SearchesConfig;

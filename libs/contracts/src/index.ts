@@ -8,3 +8,5 @@ export * from './geo/geo-queries';
 export * from './geo/great-circle';
 export * from './util/plain-object';
 export * from './searches';
+export * from './alerts/alert-notifications';
+export * from './util/name-based-uuid';

@@ -12,3 +12,6 @@ export * from './stores/open-stores';
 export * from './scheduling/event-loop-slice';
 export * from './scheduling/keyed-serializer';
 export * from './nats/json-text';
+export * from './webhooks/webhook-target';
+export * from './outbox/outbox-relay';
+export * from './outbox/integration-streams';

@@ -25,7 +25,7 @@
  *   before `seenAt`. `decideExpiry(state, now)` covers an announced expiry passing between crawls.
  *   An expired advert seen live again, by a crawl made after its expiry, emits `AdvertRelisted`.
  */
-import type { AdvertEvent, AdvertLocation, AdvertSnapshot } from '@immo/contracts';
+import { nameBasedUuid, type AdvertEvent, type AdvertLocation, type AdvertSnapshot } from '@immo/contracts';
 import type { EventData } from '@immo/event-store';
 import {
   ADVERT_EVENT_TYPES,
@@ -35,7 +35,6 @@ import {
   type AdvertState,
 } from './advert.events';
 import { formatUtc, percentVariation, toUtcTimestamp } from './timestamps';
-import { nameBasedUuid } from './name-based-uuid';
 
 /** Namespaces are part of the ids' definition: changing one renames every advert and event. */
 export const ADVERT_ID_NAMESPACE = 'be274451-46d6-4ccc-a440-25f98d957728';

@@ -46,9 +46,8 @@
  * commune), and inside a bucket in logarithmic surface bins (5 % wide), so a match looks only at
  * the few bins the tolerance can reach instead of scanning properties.
  */
-import { greatCircleMetres } from '@immo/contracts';
+import { greatCircleMetres, nameBasedUuid } from '@immo/contracts';
 import { ADVERT_EVENT_TYPES, type AdvertDomainEvent, type AdvertState } from './advert.events';
-import { nameBasedUuid } from './name-based-uuid';
 
 export const PROPERTY_ID_NAMESPACE = 'f6fa8427-1f1d-4acf-960c-7805c2521f8d';
 

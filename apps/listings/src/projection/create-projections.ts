@@ -1,11 +1,12 @@
 import type { DocumentStore } from '@immo/document-store';
 import type { EventStore } from '@immo/event-store';
+import { OutboxRelay, type PublishIntegrationEvent } from '@immo/service-kit';
 import { PropertyMatcher } from '../domain';
 import type { GeoLookup } from '../geo/geo-directory.client';
 import { AdvertDirectory } from './advert-directory';
 import { AdvertStatesProjection } from './advert-states.projection';
 import { IntegrationOutboxProjection } from './integration-outbox.projection';
-import { OutboxRelay, type PublishIntegrationEvent } from './outbox-relay';
+import { DEAD_LETTERS_COLLECTION, OUTBOX_COLLECTION } from './read-models';
 import { ProjectionRunner } from './projection-runner';
 import { PropertyDocumentsProjection } from './property-documents.projection';
 import { SearchIndexProjection } from './search-index.projection';
@@ -32,7 +33,7 @@ export function createListingsProjections(deps: {
   const { eventStore, store, geo, publish } = deps;
   const directory = new AdvertDirectory(new PropertyMatcher());
   const advertStates = new AdvertStatesProjection(store, directory);
-  const relay = new OutboxRelay(store, publish);
+  const relay = new OutboxRelay(store, publish, { outbox: OUTBOX_COLLECTION, deadLetters: DEAD_LETTERS_COLLECTION });
   const searchIndex = new PropertySearchIndex();
   const documentTexts = new DocumentTextCache();
   const runner: ProjectionRunner = new ProjectionRunner({

@@ -160,6 +160,7 @@ describe('integrationEventsOf', () => {
         occurredAt: agency.createdAt,
         adEvent: null,
         changedFields: [],
+        document: property.after,
       });
     });
 
@@ -178,8 +179,9 @@ describe('integrationEventsOf', () => {
       const [assigned] = decideAssignment(recrawledFirst, new PropertyMatcher());
       if (assigned === undefined) throw new Error('expected an assignment');
       const change = changeOf(recrawledFirst, assigned, 45);
+      const document = documentOf(PROPERTY_ID, [change.next]);
 
-      const created = integrationEventsOf(change, null);
+      const created = integrationEventsOf(change, { propertyId: PROPERTY_ID, before: document, after: document });
 
       expect(assigned.data.at).not.toBe(agency.createdAt);
       expect(created).toEqual([expect.objectContaining({ kind: 'property.ad.create', occurredAt: agency.createdAt })]);
@@ -263,6 +265,7 @@ describe('integrationEventsOf', () => {
           createdAt: '2026-03-05T08:00:00+00:00',
         },
         changedFields: ['price'],
+        document: property.after,
       });
     });
 
@@ -271,8 +274,15 @@ describe('integrationEventsOf', () => {
       expectValid(events);
     });
 
-    it('when the property document was not rebuilt, then only the advert event comes out', () => {
-      expect(integrationEventsOf(change, null).map((e) => e.type)).toEqual(['advert.event']);
+    it('when the property document was already past this change (same document before and after), then only the advert event comes out, with that document', () => {
+      const current = property.after;
+      const events = integrationEventsOf(change, { propertyId: PROPERTY_ID, before: current, after: current });
+      expect(events.map((e) => e.type)).toEqual(['advert.event']);
+      expect(events[0]?.document).toBe(current);
+    });
+
+    it('when no document of the property can be had, then nothing comes out (a matcher could not test it)', () => {
+      expect(integrationEventsOf(change, null)).toEqual([]);
     });
   });
 

@@ -19,24 +19,24 @@ export function changedFields(before: PropertyDocument, after: PropertyDocument)
 }
 
 /**
- * The integration events one advert change causes, with ids that are stable across replays:
+ * The integration events one advert change causes (`property`: the document before and after it;
+ * the same document twice when the documents were already past this change), with ids that are stable across replays:
  * `property-created:<property>`, `property-changed:<property>:<position>`, and the advert's
  * webhook event (`<advert>:<revision>:<kind>`).
  */
 export function integrationEventsOf(change: AdvertChange, property: PropertyChange | null): ListingsIntegrationEvent[] {
   const { event, advertId, domainEvent, previous } = change;
   const propertyId = change.next.propertyId;
-  if (propertyId === null) return [];
+  // Without its property's document no event can be sent: a matcher tests the document.
+  if (propertyId === null || property === null) return [];
   const at = domainEvent.data.at;
   const out: ListingsIntegrationEvent[] = [];
-  if (property) {
-    if (!property.before) {
-      out.push({ id: `property-created:${propertyId}`, type: 'property.created', propertyId, occurredAt: at, document: property.after });
-    } else {
-      const fields = changedFields(property.before, property.after);
-      if (fields.length > 0) {
-        out.push({ id: `property-changed:${propertyId}:${event.position}`, type: 'property.changed', propertyId, occurredAt: at, changedFields: fields, document: property.after });
-      }
+  if (!property.before) {
+    out.push({ id: `property-created:${propertyId}`, type: 'property.created', propertyId, occurredAt: at, document: property.after });
+  } else {
+    const fields = changedFields(property.before, property.after);
+    if (fields.length > 0) {
+      out.push({ id: `property-changed:${propertyId}:${event.position}`, type: 'property.changed', propertyId, occurredAt: at, changedFields: fields, document: property.after });
     }
   }
   if (domainEvent.type === ADVERT_EVENT_TYPES.assignedToProperty && (previous?.propertyId ?? null) === null) {
@@ -50,6 +50,7 @@ export function integrationEventsOf(change: AdvertChange, property: PropertyChan
       occurredAt: change.next.createdAt,
       adEvent: null,
       changedFields: [],
+      document: property.after,
     });
   } else {
     const integration = toIntegrationEvent(advertId, event.revision, domainEvent);
@@ -63,6 +64,7 @@ export function integrationEventsOf(change: AdvertChange, property: PropertyChan
         occurredAt: integration.occurredAt,
         adEvent: integration.adEvent,
         changedFields: integration.changedFields,
+        document: property.after,
       });
     }
   }

@@ -12,8 +12,7 @@ import { publishedEvents } from '../../test/listings-fixture';
 import type { GeoLookup } from '../geo/geo-directory.client';
 import { IngestionService } from '../ingestion/ingestion.service';
 import { createListingsProjections, type ListingsProjections } from './create-projections';
-import { openIntegrationStream } from './integration-stream';
-import type { PublishIntegrationEvent } from './outbox-relay';
+import { LISTINGS_INTEGRATION_STREAM_SETTINGS, openOutboxPublisher, type PublishIntegrationEvent } from '@immo/service-kit';
 import { CHECKPOINTS_COLLECTION, PROPERTIES_COLLECTION, type PropertyRecord } from './read-models';
 
 /** Reference data is the geo service's business; here a deterministic stand-in answers. */
@@ -89,7 +88,7 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     server = await startNatsServer();
     nats = await connect({ servers: server.url, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
     eventStore = await JetStreamEventStore.connect({ servers: nats, streamName: 'LISTINGS_TEST', subjectPrefix: 'es.test' });
-    publish = await openIntegrationStream(nats);
+    publish = await openOutboxPublisher(nats, LISTINGS_INTEGRATION_STREAM_SETTINGS);
   });
 
   afterAll(async () => {

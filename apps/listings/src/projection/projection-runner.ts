@@ -185,7 +185,11 @@ export class ProjectionRunner {
       const change = await advertStates.apply(event, uow);
       if (change) {
         const property = this.runs(propertyDocuments.name, event.position) ? await propertyDocuments.apply(change, uow) : null;
-        if (this.runs(outbox.name, event.position) && outbox.apply(change, property, uow) > 0) this.outboxWritten = true;
+        if (this.runs(outbox.name, event.position)) {
+          // Advert events carry the document, read back when the documents are already past this event.
+          const current = property ?? (await propertyDocuments.currentChange(change, uow));
+          if (outbox.apply(change, current, uow) > 0) this.outboxWritten = true;
+        }
         if (this.runs(searchIndex.name, event.position)) {
           // Behind the documents (a search index added later): its rows follow the stored documents.
           const current = property ?? (await propertyDocuments.currentChange(change, uow));

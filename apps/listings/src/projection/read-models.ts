@@ -28,17 +28,7 @@ export type AdvertFacts = GroupableAdvert & { propertyId: string | null; expires
  * The event is kept as the JSON text that will be sent: encoded once, when its change is projected,
  * and stored as one string instead of a deep document the store would encode and decode again.
  */
-export interface OutboxRecord extends StoredDocument {
-  subject: string;
-  eventId: string;
-  /** The `ListingsIntegrationEvent`, JSON-encoded. */
-  payload: string;
-}
-
-/** An integration event the broker refused for good (too large), kept for an operator to see. */
-export interface DeadLetterRecord extends OutboxRecord {
-  reason: string;
-}
+export { outboxId, type DeadLetterRecord, type OutboxRecord } from '@immo/service-kit';
 
 /** The search row of one property (see `SearchIndexProjection`). */
 export interface SearchRowRecord extends StoredDocument {
@@ -94,6 +84,3 @@ export const CHECKPOINTS_COLLECTION: CollectionSpec = {
   indexes: [],
 };
 
-export function outboxId(position: number, index: number): string {
-  return `${String(position).padStart(16, '0')}:${String(index).padStart(4, '0')}`;
-}

@@ -10,7 +10,7 @@ import { startNatsServer, type RunningNatsServer } from '@immo/testing';
 import { AccountsService } from '../accounts/accounts.service';
 import { PlaceRelations } from '../places/place-relations';
 import { SearchesService } from '../searches/searches.service';
-import { PrivateTargetsAllowed } from '../searches/webhook-target';
+import { PrivateTargetsAllowed } from '@immo/service-kit';
 import { SearchesProjection } from './searches-projection';
 import { ACCOUNTS_COLLECTION, KEYS_COLLECTION, SEARCHES_COLLECTION } from './read-models';
 

@@ -1,6 +1,6 @@
 import type { Violation } from '@immo/contracts';
 import { parseSearchBody, type SearchBodyResult, type SearchSpec } from './search-body';
-import { PrivateTargetsAllowed } from './webhook-target';
+import { PrivateTargetsAllowed } from '@immo/service-kit';
 
 const nothingAllowed = new PrivateTargetsAllowed(undefined);
 const minimal = { title: 'Appartements à Paris', transactionType: 0, propertyTypes: [0] };

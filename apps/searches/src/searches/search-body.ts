@@ -8,7 +8,7 @@ import { ADVERT_WEBHOOK_KINDS, isPlainObject, type Violation } from '@immo/contr
 import { ENDPOINT_PARAMETERS, parsePropertyCriteria, type PropertyCriteria } from '@immo/property-criteria';
 import qs from 'qs';
 import { z } from 'zod';
-import { webhookUrlViolation, type PrivateTargetsAllowed } from './webhook-target';
+import { webhookUrlViolation, type PrivateTargetsAllowed } from '@immo/service-kit';
 
 /** Fields of the stored record the server writes: accepted in a body (a client sends back what it read) and ignored. */
 export const READ_ONLY_FIELDS = new Set(['@context', '@id', '@type', 'id', 'createdAt', 'updatedAt', 'lastAlertAt', 'token', 'user', 'platformOrigin']);

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { rpcErrors, type Caller, type SearchesPage, type SearchRecord, type SearchRelations, type Violation } from '@immo/contracts';
 import type { EventStore } from '@immo/event-store';
-import { KeyedSerializer } from '@immo/service-kit';
+import { KeyedSerializer, resolvedTargetViolation, type PrivateTargetsAllowed } from '@immo/service-kit';
 import { READ_YOUR_WRITES_MS } from '../accounts/accounts.service';
 import { CommandRejected } from '../command-rejected';
 import type { PlaceRelations } from '../places/place-relations';
@@ -10,7 +10,6 @@ import { tokenDigest, type SearchesProjection } from '../projection/searches-pro
 import { parseSearchBody, type SearchSpec } from './search-body';
 import { evolveSearch, searchStream, type SearchEvent, type SearchState } from './search-events';
 import { searchRecordOf } from './search-record';
-import { resolvedTargetViolation, type PrivateTargetsAllowed } from './webhook-target';
 import { listSearchesQuery } from './list-searches-query';
 
 export const SEARCHES_PER_PAGE = 30;

@@ -65,6 +65,8 @@ export const advertWebhookEventSchema = z.object({
     .object({ fieldName: z.string(), fieldOldValue: z.string(), fieldNewValue: z.string(), percentVariation: z.string(), createdAt: z.string() })
     .nullable(),
   changedFields: z.array(z.string()),
+  /** The property as this change left it: matchers test it against criteria and send it as `match.propertyDocument`. */
+  document: propertyDocumentSchema,
 });
 
 export const listingsIntegrationEventSchema = z.discriminatedUnion('type', [

@@ -19,6 +19,14 @@ export const SEARCHES_SUBJECTS = {
   listSearches: 'searches.query.searches.v1',
   /** Broadcast (core NATS) once a revocation is committed: every gateway drops the key at once. */
   keyRevoked: 'searches.event.key-revoked.v1',
+  /** A search's matches, newest first (`GET /searches/{id}/matches`). */
+  listMatches: 'searches.query.matches.v1',
+  /** The notifier asks, before an attempt, whether a search still wants its notifications. */
+  notificationState: 'searches.query.notification-state.v1',
+  /** The notifier reports a receiver that answered 410 Gone: the search's notifications are turned off. */
+  endpointGone: 'searches.cmd.endpoint-gone.v1',
+  /** Broadcast (core NATS) when a search is updated, disabled or deleted: the notifier drops what it cached. */
+  searchChanged: 'searches.event.search-changed.v1',
 } as const;
 
 /** The admin key's account: it owns no searches but may call the admin operations. */
@@ -101,4 +109,21 @@ export interface SearchesPage<T> {
   itemsPerPage: number;
   /** Query parameters the listing does not know (named in `X-Ignored-Parameters`). */
   ignoredParameters: string[];
+}
+
+export const listMatchesRequestSchema = z.object({ caller: callerSchema, id: uuidSchema, page: z.number().int().min(1).default(1) }).strict();
+export const notificationStateRequestSchema = z.object({ searchId: uuidSchema }).strict();
+export const endpointGoneRequestSchema = z.object({ searchId: uuidSchema, endpoint: z.string().min(1) }).strict();
+
+/** Whether a search still wants notifications, and to which endpoints (the notifier checks before each attempt). */
+export interface NotificationState {
+  searchId: string;
+  /** False once the search is deleted or its notifications are off: pending deliveries are dropped. */
+  active: boolean;
+  endpointRecipient: string | null;
+  eventEndpoint: string | null;
+}
+
+export interface SearchChangedMessage {
+  searchId: string;
 }

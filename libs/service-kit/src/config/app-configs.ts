@@ -4,6 +4,8 @@ import {
   gatewayConfigShape,
   geoConfigSchema,
   geoConfigShape,
+  notifierConfigSchema,
+  notifierConfigShape,
   searchesConfigSchema,
   searchesConfigShape,
   serviceConfigSchema,
@@ -19,5 +21,5 @@ export const APP_CONFIGS: Record<string, { schema: z.ZodType; variables: string[
   listings: { schema: serviceConfigSchema, variables: Object.keys(serviceConfigShape) },
   geo: { schema: geoConfigSchema, variables: Object.keys(geoConfigShape) },
   searches: { schema: searchesConfigSchema, variables: Object.keys(searchesConfigShape) },
-  notifier: { schema: serviceConfigSchema, variables: Object.keys(serviceConfigShape) },
+  notifier: { schema: notifierConfigSchema, variables: Object.keys(notifierConfigShape) },
 };

@@ -56,6 +56,26 @@ export const searchesConfigShape = {
 export const searchesConfigSchema = z.object(searchesConfigShape).superRefine(requireStoreUrls);
 export type SearchesConfig = z.output<typeof searchesConfigSchema>;
 
+const durationMs = (fallback: number) => z.coerce.number().int().min(1).max(7 * 24 * 3600 * 1000).default(fallback);
+
+export const notifierConfigShape = {
+  ...serviceConfigShape,
+  /** Hosts or CIDR ranges webhooks may target although private (tests, private deployments). */
+  WEBHOOK_PRIVATE_TARGETS_ALLOWED: z.string().default(''),
+  /** A receiver must answer 2xx within this time. */
+  WEBHOOK_TIMEOUT_MS: durationMs(15_000),
+  /** Retries after the first attempt (spec: 5). */
+  WEBHOOK_MAX_RETRIES: z.coerce.number().int().min(0).max(100).default(5),
+  /** Pause between attempts (spec: one hour). */
+  WEBHOOK_RETRY_INTERVAL_MS: durationMs(3_600_000),
+  /** How long the previous secret still signs after a rotation. */
+  WEBHOOK_SECRET_OVERLAP_MS: durationMs(24 * 3_600_000),
+  /** Requests in flight at once, over every endpoint. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(256),
+};
+export const notifierConfigSchema = z.object(notifierConfigShape).superRefine(requireStoreUrls);
+export type NotifierConfig = z.output<typeof notifierConfigSchema>;
+
 export const gatewayConfigShape = {
   NATS_URL: natsUrl,
   NATS_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),

@@ -71,7 +71,7 @@ function hostOf(url: URL): string {
 }
 
 /** IPv4-mapped IPv6 (`::ffff:10.0.0.1`) is the IPv4 address it maps. */
-function isBlockedAddress(address: string): boolean {
+export function isBlockedAddress(address: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return blocked.check(mapped[1] as string, 'ipv4');
   const family = isIP(address);

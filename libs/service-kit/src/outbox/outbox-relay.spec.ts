@@ -2,8 +2,10 @@ import { Logger } from '@nestjs/common';
 import { ErrorCode, NatsError } from 'nats';
 import { integrationSubjectOf, listingsIntegrationEventSchema, type ListingsIntegrationEvent } from '@immo/contracts';
 import { EmbeddedDocumentStore } from '@immo/document-store';
-import { OutboxRelay, type PublishIntegrationEvent } from './outbox-relay';
-import { DEAD_LETTERS_COLLECTION, OUTBOX_COLLECTION, outboxId, type DeadLetterRecord, type OutboxRecord } from './read-models';
+import { OutboxRelay, outboxId, type DeadLetterRecord, type OutboxRecord, type PublishIntegrationEvent } from './outbox-relay';
+
+const OUTBOX_COLLECTION = { name: 'test_outbox', indexes: [] };
+const DEAD_LETTERS_COLLECTION = { name: 'test_outbox_dead_letters', indexes: [] };
 
 const PROPERTY_ID = '0f5d5f2e-3d1c-5a7e-9c41-6c0f1b2a3d4e';
 const ADVERT_ID = '6c0f1b2a-3d4e-5a7e-9c41-0f5d5f2e3d1c';
@@ -19,6 +21,7 @@ function aRecord(position: number, index = 0): OutboxRecord {
     occurredAt: '2026-03-05T08:00:00+00:00',
     adEvent: { fieldName: 'price', fieldOldValue: '289000', fieldNewValue: '275000', percentVariation: '-4.84', createdAt: '2026-03-05T08:00:00+00:00' },
     changedFields: ['price'],
+    document: { uuid: PROPERTY_ID },
   });
   return { _id: outboxId(position, index), revision: position, subject: integrationSubjectOf(event), eventId: event.id, payload: JSON.stringify(event) };
 }
@@ -56,7 +59,7 @@ describe('OutboxRelay', () => {
     jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     store = new EmbeddedDocumentStore();
     publish = jest.fn<ReturnType<PublishIntegrationEvent>, Parameters<PublishIntegrationEvent>>().mockResolvedValue(undefined);
-    relay = new OutboxRelay(store, publish);
+    relay = new OutboxRelay(store, publish, { outbox: OUTBOX_COLLECTION, deadLetters: DEAD_LETTERS_COLLECTION });
   });
 
   afterEach(async () => {

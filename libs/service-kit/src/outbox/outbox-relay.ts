@@ -1,10 +1,33 @@
 import { Logger } from '@nestjs/common';
-import type { DocumentCollection, DocumentStore } from '@immo/document-store';
+import type { CollectionSpec, DocumentCollection, DocumentStore, StoredDocument } from '@immo/document-store';
 import { ErrorCode, NatsError } from 'nats';
-import { DEAD_LETTERS_COLLECTION, OUTBOX_COLLECTION, type DeadLetterRecord, type OutboxRecord } from './read-models';
 
-/** Publishes one JSON-encoded integration event under its id; resolves once the broker has stored it. */
+/** Publishes one JSON-encoded message under its id; resolves once the broker has stored it. */
 export type PublishIntegrationEvent = (subject: string, eventId: string, payload: string) => Promise<void>;
+
+/** A message waiting in an outbox, written in the same commit as the change it announces. */
+export interface OutboxRecord extends StoredDocument {
+  subject: string;
+  eventId: string;
+  /** The message, JSON-encoded. */
+  payload: string;
+}
+
+/** A message the broker refused for good (too large), kept for an operator to see. */
+export interface DeadLetterRecord extends OutboxRecord {
+  reason: string;
+}
+
+/** Outbox ids sort in commit order: the position of the change, then the message's index among its messages. */
+export function outboxId(position: number, index: number): string {
+  return `${String(position).padStart(16, '0')}:${String(index).padStart(4, '0')}`;
+}
+
+/** Where an outbox lives: its records (drained in `_id` order) and the dead letters set aside. */
+export interface OutboxCollections {
+  outbox: CollectionSpec;
+  deadLetters: CollectionSpec;
+}
 
 const PAGE = 500;
 const RETRY_MIN_MS = 100;
@@ -39,9 +62,10 @@ export class OutboxRelay {
   constructor(
     private readonly store: DocumentStore,
     private readonly publish: PublishIntegrationEvent,
+    private readonly collections: OutboxCollections,
   ) {
-    this.outbox = store.collection<OutboxRecord>(OUTBOX_COLLECTION);
-    store.collection<DeadLetterRecord>(DEAD_LETTERS_COLLECTION);
+    this.outbox = store.collection<OutboxRecord>(collections.outbox);
+    store.collection<DeadLetterRecord>(collections.deadLetters);
   }
 
   get publishedCount(): number {
@@ -115,17 +139,18 @@ export class OutboxRelay {
           return result?.status === 'rejected' && isPermanentPublishFailure(result.reason) ? [{ record, reason: String(result.reason) }] : [];
         });
         if (acknowledged.length > 0 || dead.length > 0) {
+          const { outbox, deadLetters } = this.collections;
           // Out of the outbox, and dead letters kept aside, in one commit.
           await this.store.commit([
-            ...acknowledged.map((record) => ({ collection: OUTBOX_COLLECTION.name, deleteId: record._id })),
+            ...acknowledged.map((record) => ({ collection: outbox.name, deleteId: record._id })),
             ...dead.flatMap(({ record, reason }) => [
-              { collection: DEAD_LETTERS_COLLECTION.name, upsert: { ...record, reason } as DeadLetterRecord },
-              { collection: OUTBOX_COLLECTION.name, deleteId: record._id },
+              { collection: deadLetters.name, upsert: { ...record, reason } as DeadLetterRecord },
+              { collection: outbox.name, deleteId: record._id },
             ]),
           ]);
           this.published += acknowledged.length;
           this.deadLettered += dead.length;
-          for (const { record, reason } of dead) this.logger.error(`integration event ${record.eventId} can never be published (${reason}); kept in ${DEAD_LETTERS_COLLECTION.name}`);
+          for (const { record, reason } of dead) this.logger.error(`integration event ${record.eventId} can never be published (${reason}); kept in ${this.collections.deadLetters.name}`);
         }
         const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !isPermanentPublishFailure(r.reason));
         if (failed) throw failed.reason;

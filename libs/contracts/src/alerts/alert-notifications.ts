@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { ADVERT_WEBHOOK_KINDS, type AdvertWebhookKind } from '../listings/listings-integration-events';
+import { uuidSchema } from '../listings/listings-messages';
+import type { PropertyDocument } from '../listings/property-document';
+
+/**
+ * Notifications the searches service's matcher decides and the notifier delivers. The matcher
+ * writes each one to its outbox in the same commit as the match it comes from, and publishes it
+ * on JetStream with its id as `Nats-Msg-Id`; the notifier records it (dropping an id it already
+ * holds) before its first attempt. The id is the `webhook-id` every attempt sends.
+ */
+export const ALERT_NOTIFICATIONS_STREAM = 'ALERT_NOTIFICATIONS';
+export const ALERT_NOTIFICATIONS_SUBJECT = 'alerts.notifications.v1';
+
+/** `match` for a Match payload, an advert event kind for an Event payload. */
+export const NOTIFICATION_KINDS = ['match', ...ADVERT_WEBHOOK_KINDS] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+const isoDate = z.string().refine((value) => !Number.isNaN(Date.parse(value)), { message: 'must be an ISO 8601 date' });
+
+export const alertNotificationSchema = z.object({
+  id: uuidSchema,
+  searchId: uuidSchema,
+  accountId: uuidSchema,
+  kind: z.enum(NOTIFICATION_KINDS),
+  /** The search's `endpointRecipient` (matches) or `eventEndpoint` (events) when it was decided. */
+  endpoint: z.string().url(),
+  propertyId: uuidSchema,
+  matchId: uuidSchema,
+  /** The JSON body to POST (a `MatchPayload` or an `EventPayload`), contact data already removed when the search hides it. */
+  payload: z.string().min(2),
+  createdAt: isoDate,
+});
+export type AlertNotification = z.infer<typeof alertNotificationSchema>;
+
+/** Spec: Match resource, sent alone to `endpointRecipient` and inside every Event payload. */
+export interface MatchPayload {
+  '@context': '/contexts/Match';
+  '@id': string;
+  '@type': 'Match';
+  property: string;
+  search: string;
+  createdAt: string;
+  updatedAt: string;
+  propertyDocument: PropertyDocument;
+}
+
+/** Spec: Event payload, sent to `eventEndpoint` for the kinds in `subscribedEvents`. */
+export interface EventPayload {
+  event: AdvertWebhookKind;
+  adEvent: { fieldName: string; fieldOldValue: string; fieldNewValue: string; percentVariation: string; createdAt: string };
+  match: MatchPayload;
+}
+
+export const matchIri = (matchId: string) => `/matches/${matchId}`;
+
+/** Request/reply subjects of the notifier, and the live subject of each search. */
+export const NOTIFIER_SUBJECTS = {
+  deliveries: 'notifier.query.deliveries.v1',
+  delivery: 'notifier.query.delivery.v1',
+  retryDelivery: 'notifier.cmd.retry-delivery.v1',
+  webhookSecret: 'notifier.query.webhook-secret.v1',
+  rotateWebhookSecret: 'notifier.cmd.rotate-webhook-secret.v1',
+  testWebhook: 'notifier.cmd.test-webhook.v1',
+  /** A search's notifications recorded after a given one (the live stream's `Last-Event-ID` resume). */
+  recentNotifications: 'notifier.query.recent-notifications.v1',
+  /** Core NATS: each notification of a search, once recorded (the live stream). */
+  live: (searchId: string) => `notifier.live.${searchId}`,
+} as const;
+
+export const deliveriesRequestSchema = z
+  .object({ searchId: uuidSchema, page: z.number().int().min(1).default(1), itemsPerPage: z.number().int().min(1).max(100).default(30) })
+  .strict();
+export const deliveryRequestSchema = z.object({ searchId: uuidSchema, deliveryId: uuidSchema }).strict();
+export const webhookSecretRequestSchema = z.object({ accountId: uuidSchema }).strict();
+export const testWebhookRequestSchema = z
+  .object({
+    accountId: uuidSchema,
+    endpoint: z.string().min(1).max(2000),
+    /** Absent: a Match is sent (the original service's rule). */
+    eventType: z.enum(ADVERT_WEBHOOK_KINDS).optional(),
+    dryRun: z.boolean().default(false),
+  })
+  .strict();
+export const recentNotificationsRequestSchema = z
+  .object({ searchId: uuidSchema, afterId: uuidSchema.nullable(), limit: z.number().int().min(1).max(500).default(100) })
+  .strict();
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveryAttempt {
+  at: string;
+  /** The receiver's status; null when none came back (refused, timed out, unreachable). */
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export interface DeliveryView {
+  id: string;
+  searchId: string;
+  kind: NotificationKind;
+  endpoint: string;
+  status: DeliveryStatus;
+  createdAt: string;
+  /** When the next attempt is due (pending only). */
+  nextAttemptAt: string | null;
+  attempts: DeliveryAttempt[];
+}
+
+export interface DeliveriesPage {
+  items: DeliveryView[];
+  totalItems: number;
+  page: number;
+  itemsPerPage: number;
+}
+
+/** One notification as the live stream sends it: its id (`Last-Event-ID`), its kind and the webhook body. */
+export interface LiveNotification {
+  id: string;
+  kind: NotificationKind;
+  payload: string;
+}
+
+export interface WebhookSecretView {
+  secret: string;
+}
+
+/** `GET /webhook-tester`: the original service's `{success, code, error}` plus what helps debugging. */
+export interface WebhookTestResult {
+  success: boolean;
+  code: number | null;
+  error: string | null;
+  durationMs: number;
+  webhookId: string;
+}
+
+export interface WebhookDryRun {
+  dryRun: true;
+  endpoint: string;
+  headers: Record<string, string>;
+  payload: unknown;
+}

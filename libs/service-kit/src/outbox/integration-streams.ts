@@ -1,0 +1,46 @@
+import { RetentionPolicy, StorageType, type NatsConnection, type StreamConfig } from 'nats';
+import { ALERT_NOTIFICATIONS_STREAM, ALERT_NOTIFICATIONS_SUBJECT, LISTINGS_INTEGRATION_STREAM, LISTINGS_INTEGRATION_SUBJECTS } from '@immo/contracts';
+import { ensureStream } from '@immo/event-store';
+import type { PublishIntegrationEvent } from './outbox-relay';
+
+const SECOND_NS = 1_000_000_000;
+/** How long a publish may wait for its acknowledgement before the relay retries it. */
+const PUBLISH_TIMEOUT_MS = 5000;
+
+type StreamSettings = Partial<StreamConfig> & { name: string };
+
+/**
+ * The JetStream streams services hand facts over on. Both the producer and the consumer ensure
+ * their stream exists (whichever starts first creates it) with the same settings. Messages are
+ * kept a week: a consumer down for days resumes where it stopped.
+ */
+export const LISTINGS_INTEGRATION_STREAM_SETTINGS: StreamSettings = {
+  name: LISTINGS_INTEGRATION_STREAM,
+  subjects: [LISTINGS_INTEGRATION_SUBJECTS.all],
+  storage: StorageType.File,
+  retention: RetentionPolicy.Limits,
+  duplicate_window: 2 * 60 * SECOND_NS,
+  max_age: 7 * 24 * 3600 * SECOND_NS,
+};
+
+export const ALERT_NOTIFICATIONS_STREAM_SETTINGS: StreamSettings = {
+  name: ALERT_NOTIFICATIONS_STREAM,
+  subjects: [ALERT_NOTIFICATIONS_SUBJECT],
+  storage: StorageType.File,
+  retention: RetentionPolicy.Limits,
+  duplicate_window: 2 * 60 * SECOND_NS,
+  max_age: 7 * 24 * 3600 * SECOND_NS,
+};
+
+export async function ensureJetStream(nats: NatsConnection, settings: StreamSettings): Promise<void> {
+  await ensureStream(await nats.jetstreamManager(), settings);
+}
+
+/** Ensures the stream, and answers a publisher for an outbox relay that sends each message's id as `Nats-Msg-Id`. */
+export async function openOutboxPublisher(nats: NatsConnection, settings: StreamSettings): Promise<PublishIntegrationEvent> {
+  await ensureJetStream(nats, settings);
+  const js = nats.jetstream({ timeout: PUBLISH_TIMEOUT_MS });
+  return async (subject, eventId, payload) => {
+    await js.publish(subject, Buffer.from(payload, 'utf8'), { msgID: eventId });
+  };
+}
