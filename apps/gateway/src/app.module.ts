@@ -4,6 +4,8 @@ import { TerminusModule } from '@nestjs/terminus';
 import type { NatsConnection } from 'nats';
 import { NATS_CONNECTION, NatsRpcClient, type GatewayConfig } from '@immo/service-kit';
 import { AccountsController } from './accounts/accounts.controller';
+import { SearchAlertsController } from './alerts/search-alerts.controller';
+import { WebhookAccountController } from './alerts/webhook-account.controller';
 import { AccountKeys } from './auth/account-keys';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { ApiKeyRegistry } from './auth/api-key.registry';
@@ -32,6 +34,8 @@ export class GatewayModule {
         GeoController,
         ListingsController,
         SearchesController,
+        SearchAlertsController,
+        WebhookAccountController,
         UnsubscribeController,
         AccountsController,
         OpenApiController,

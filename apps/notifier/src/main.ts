@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import { connectNats, instanceId, loadConfig, runMain, runService, serviceConfigSchema } from '@immo/service-kit';
+import { connectNats, instanceId, loadConfig, runMain, runService, notifierConfigSchema } from '@immo/service-kit';
 import { NotifierModule } from './notifier.module';
 
 runMain('notifier', async () => {
-  const config = loadConfig('notifier', serviceConfigSchema);
+  const config = loadConfig('notifier', notifierConfigSchema);
   const nats = await connectNats(config.NATS_URL, { name: 'notifier', timeoutMs: config.NATS_CONNECT_TIMEOUT_MS });
   await runService('notifier', config, await NotifierModule.register({ config, nats, instance: instanceId('notifier') }));
 });

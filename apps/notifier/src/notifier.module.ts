@@ -1,20 +1,90 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
-import { ServiceKitModule, type ServiceConfig } from '@immo/service-kit';
+import { SEARCHES_SUBJECTS } from '@immo/contracts';
+import { NatsRpcClient, PrivateTargetsAllowed, ServiceKitModule, openDocumentStore, storeReadiness, type NotifierConfig } from '@immo/service-kit';
+import { DeliveryDispatcher } from './deliveries/delivery-dispatcher';
+import { DeliveryIntake } from './deliveries/delivery-intake';
+import { DeliveryLog } from './deliveries/delivery-log';
+import { SearchStates } from './deliveries/search-states';
+import { EndpointBreakers } from './delivery/endpoint-breakers';
+import { GuardedHttpsClient } from './delivery/guarded-https-client';
+import { NotifierController, PRIVATE_TARGETS_ALLOWED } from './notifier.controller';
+import { WebhookSecrets } from './secrets/webhook-secrets';
+import { WebhookTester } from './tester/webhook-tester';
 
 export interface NotifierModuleOptions {
-  config: ServiceConfig;
+  config: NotifierConfig;
   nats: NatsConnection;
   instance: string;
+}
+
+/** Deliveries start once the service is up and stop, recorded, before the store closes. */
+class DeliveryLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    @Inject(DeliveryIntake) private readonly intake: DeliveryIntake,
+    @Inject(DeliveryDispatcher) private readonly dispatcher: DeliveryDispatcher,
+    @Inject(SearchStates) private readonly searchStates: SearchStates,
+    @Inject(EndpointBreakers) private readonly breakers: EndpointBreakers,
+    @Inject(GuardedHttpsClient) private readonly client: GuardedHttpsClient,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.dispatcher.start();
+    await this.intake.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.intake.stop();
+    await this.dispatcher.stop();
+    this.searchStates.close();
+    this.breakers.shutdown();
+    this.client.close();
+  }
 }
 
 @Module({})
 export class NotifierModule {
   static async register(options: NotifierModuleOptions): Promise<DynamicModule> {
+    const { config, nats } = options;
+    const store = openDocumentStore('notifier', config);
+    const rpc = new NatsRpcClient(nats, 2000);
+    const allowed = new PrivateTargetsAllowed(config.WEBHOOK_PRIVATE_TARGETS_ALLOWED);
+    const client = new GuardedHttpsClient({ allowed, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
+    const breakers = new EndpointBreakers({});
+    const secrets = new WebhookSecrets(store, config.WEBHOOK_SECRET_OVERLAP_MS);
+    const searchStates = new SearchStates(rpc);
+    searchStates.listen(nats);
+    const dispatcher = new DeliveryDispatcher(
+      store,
+      client,
+      breakers,
+      secrets,
+      searchStates,
+      { maxRetries: config.WEBHOOK_MAX_RETRIES, retryIntervalMs: config.WEBHOOK_RETRY_INTERVAL_MS, concurrency: config.WEBHOOK_CONCURRENCY },
+      {
+        endpointGone: (searchId, endpoint) => {
+          void rpc.request(SEARCHES_SUBJECTS.endpointGone, { searchId, endpoint }).catch(() => undefined);
+        },
+      },
+    );
+    const intake = new DeliveryIntake(nats, store, dispatcher);
     return {
       module: NotifierModule,
       imports: [
-        ServiceKitModule.forService({ service: 'notifier', instance: options.instance, nats: options.nats, readiness: [], closables: [] }),
+        ServiceKitModule.forService({ service: 'notifier', instance: options.instance, nats, readiness: storeReadiness(null, store), closables: [store] }),
+      ],
+      controllers: [NotifierController],
+      providers: [
+        { provide: DeliveryIntake, useValue: intake },
+        { provide: DeliveryDispatcher, useValue: dispatcher },
+        { provide: DeliveryLog, useValue: new DeliveryLog(store, dispatcher) },
+        { provide: SearchStates, useValue: searchStates },
+        { provide: EndpointBreakers, useValue: breakers },
+        { provide: GuardedHttpsClient, useValue: client },
+        { provide: WebhookSecrets, useValue: secrets },
+        { provide: WebhookTester, useValue: new WebhookTester(client, secrets, rpc) },
+        { provide: PRIVATE_TARGETS_ALLOWED, useValue: allowed },
+        DeliveryLifecycle,
       ],
     };
   }

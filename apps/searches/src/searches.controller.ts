@@ -5,10 +5,13 @@ import {
   createAccountRequestSchema,
   createSearchRequestSchema,
   disableNotificationsRequestSchema,
+  endpointGoneRequestSchema,
   issueKeyRequestSchema,
   keyByIdRequestSchema,
   listAccountsRequestSchema,
+  listMatchesRequestSchema,
   listSearchesRequestSchema,
+  notificationStateRequestSchema,
   revokeKeyRequestSchema,
   rpcErrors,
   searchByIdRequestSchema,
@@ -119,5 +122,23 @@ export class SearchesController {
   disableNotifications(@Payload() payload: unknown) {
     const { searchToken, reason, comment } = parseRpcPayload(disableNotificationsRequestSchema, payload);
     return answered(async () => ({ success: await this.searches.disableNotifications(searchToken, reason ?? null, comment ?? null) }));
+  }
+
+  @MessagePattern(SEARCHES_SUBJECTS.listMatches)
+  listMatches(@Payload() payload: unknown) {
+    const { caller, id, page } = parseRpcPayload(listMatchesRequestSchema, payload);
+    return answered(() => this.searches.matches(caller, id, page));
+  }
+
+  @MessagePattern(SEARCHES_SUBJECTS.notificationState)
+  notificationState(@Payload() payload: unknown) {
+    const { searchId } = parseRpcPayload(notificationStateRequestSchema, payload);
+    return answered(() => this.searches.notificationState(searchId));
+  }
+
+  @MessagePattern(SEARCHES_SUBJECTS.endpointGone)
+  endpointGone(@Payload() payload: unknown) {
+    const { searchId, endpoint } = parseRpcPayload(endpointGoneRequestSchema, payload);
+    return answered(async () => ({ disabled: await this.searches.endpointGone(searchId, endpoint) }));
   }
 }

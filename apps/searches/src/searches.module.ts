@@ -2,12 +2,26 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
-import { accountKeyIdOf, apiKeyDigest, SEARCHES_SUBJECTS, type KeyRevokedMessage } from '@immo/contracts';
-import { NatsRpcClient, PrivateTargetsAllowed, ServiceKitModule, openDocumentStore, openEventStore, storeReadiness, type SearchesConfig } from '@immo/service-kit';
+import { accountKeyIdOf, apiKeyDigest, SEARCHES_SUBJECTS, type KeyRevokedMessage, type SearchChangedMessage } from '@immo/contracts';
+import {
+  ALERT_NOTIFICATIONS_STREAM_SETTINGS,
+  NatsRpcClient,
+  PrivateTargetsAllowed,
+  ServiceKitModule,
+  openDocumentStore,
+  openEventStore,
+  openOutboxPublisher,
+  storeReadiness,
+  type SearchesConfig,
+} from '@immo/service-kit';
 import { AccountsService } from './accounts/accounts.service';
+import { AlertMatcher } from './matching/alert-matcher';
+import { AlertRecords } from './matching/alert-records';
+import { MatchableSearches } from './matching/matchable-searches';
 import { PlaceRelations } from './places/place-relations';
 import { SearchesProjection } from './projection/searches-projection';
 import { SearchesController } from './searches.controller';
+import { isSearchEvent } from './searches/search-events';
 import { SearchesService } from './searches/searches.service';
 
 export interface SearchesModuleOptions {
@@ -33,20 +47,37 @@ async function importDevelopmentKey(config: SearchesConfig, accounts: AccountsSe
   new Logger('searches').log(`development account ${account.id} created for the key in ${join(config.DATA_DIR, 'api-key')}`);
 }
 
+const CAUGHT_UP_POLL_MS = 50;
+
+/**
+ * The matcher starts once the projection has caught up with the log (its searches are all in the
+ * read model) and after loading them; from then on each committed search event updates it.
+ */
+async function startMatching(projection: SearchesProjection, searches: MatchableSearches, matcher: AlertMatcher): Promise<void> {
+  projection.onSearchCommitted((searchId, doc, position) => searches.apply(searchId, doc, position));
+  while (!projection.caughtUp()) await new Promise((resolve) => setTimeout(resolve, CAUGHT_UP_POLL_MS));
+  for (const doc of await projection.searches.find({})) searches.apply(doc._id, doc, doc.revision);
+  await matcher.start();
+}
+
 class ProjectionLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     @Inject(SearchesProjection) private readonly projection: SearchesProjection,
     @Inject(AccountsService) private readonly accounts: AccountsService,
+    @Inject(MatchableSearches) private readonly searches: MatchableSearches,
+    @Inject(AlertMatcher) private readonly matcher: AlertMatcher,
     @Inject('SEARCHES_CONFIG') private readonly config: SearchesConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.projection.start();
     await importDevelopmentKey(this.config, this.accounts);
+    await startMatching(this.projection, this.searches, this.matcher);
   }
 
-  onApplicationShutdown(): Promise<void> {
-    return this.projection.stop();
+  async onApplicationShutdown(): Promise<void> {
+    await this.matcher.stop();
+    await this.projection.stop();
   }
 }
 
@@ -59,12 +90,19 @@ export class SearchesModule {
     const projection = new SearchesProjection(eventStore, documentStore);
     // Gateways drop a revoked key at once rather than when their cache expires.
     projection.onCommitted((event) => {
-      if (event.type !== 'ApiKeyRevoked') return;
-      const message: KeyRevokedMessage = { keyId: (event.data as { keyId: string }).keyId };
-      nats.publish(SEARCHES_SUBJECTS.keyRevoked, JSON.stringify(message));
+      if (event.type === 'ApiKeyRevoked') {
+        const message: KeyRevokedMessage = { keyId: (event.data as { keyId: string }).keyId };
+        nats.publish(SEARCHES_SUBJECTS.keyRevoked, JSON.stringify(message));
+      } else if (event.type !== 'SearchCreated' && isSearchEvent(event.type)) {
+        // The notifier drops what it cached of the search (a deleted search sends nothing more).
+        const message: SearchChangedMessage = { searchId: (event.data as { searchId: string }).searchId };
+        nats.publish(SEARCHES_SUBJECTS.searchChanged, JSON.stringify(message));
+      }
     });
     const accounts = new AccountsService(eventStore, projection);
-    const searches = new SearchesService(eventStore, projection, new PlaceRelations(new NatsRpcClient(nats, 2000)), {
+    const matchable = new MatchableSearches();
+    const matcher = new AlertMatcher(nats, documentStore, matchable, await openOutboxPublisher(nats, ALERT_NOTIFICATIONS_STREAM_SETTINGS));
+    const searches = new SearchesService(eventStore, projection, new PlaceRelations(new NatsRpcClient(nats, 2000)), new AlertRecords(documentStore), {
       maxSearchesPerAccount: config.MAX_SEARCHES_PER_ACCOUNT,
       allowed: new PrivateTargetsAllowed(config.WEBHOOK_PRIVATE_TARGETS_ALLOWED),
     });
@@ -85,6 +123,8 @@ export class SearchesModule {
         { provide: SearchesProjection, useValue: projection },
         { provide: AccountsService, useValue: accounts },
         { provide: SearchesService, useValue: searches },
+        { provide: MatchableSearches, useValue: matchable },
+        { provide: AlertMatcher, useValue: matcher },
         ProjectionLifecycle,
       ],
     };

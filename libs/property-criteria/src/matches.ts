@@ -23,7 +23,7 @@ export function matches(criteria: PropertyCriteria, doc: PropertyDocument): bool
     matchesEvents(criteria, doc) &&
     matchesPlaces(criteria, doc) &&
     matchesGeo(criteria, doc) &&
-    // Last: tokenizing the texts is the dearest check.
-    matchesExpressions(criteria.expressions, searchableTexts(doc))
+    // Last, and only when asked: tokenizing the texts is the dearest check.
+    (criteria.expressions.length === 0 || matchesExpressions(criteria.expressions, searchableTexts(doc)))
   );
 }

@@ -31,7 +31,9 @@ export function matchesPropertyLevel(criteria: PropertyCriteria, doc: PropertyDo
   if (criteria.furnished !== undefined && doc.furnished !== criteria.furnished) return false;
   if (criteria.expired !== undefined && doc.expired !== criteria.expired) return false;
   if (criteria.withLocation !== undefined && (doc.locations !== null) !== criteria.withLocation) return false;
-  if (!withinRange(creationTimeMs(doc, criteria.sortMode), { min: criteria.date.from, max: criteria.date.to })) return false;
+  const { from, to } = criteria.date;
+  // Parsing the creation date is the dearest check here: only when a bound asks for it.
+  if ((from !== undefined || to !== undefined) && !withinRange(creationTimeMs(doc, criteria.sortMode), { min: from, max: to })) return false;
   if (!withinTimeRange(doc.updatedAt, criteria.updatedAt)) return false;
   if (criteria.withCoherentPrice && !hasCoherentPrice(doc)) return false;
   return true;

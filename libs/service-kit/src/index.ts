@@ -15,3 +15,4 @@ export * from './nats/json-text';
 export * from './webhooks/webhook-target';
 export * from './outbox/outbox-relay';
 export * from './outbox/integration-streams';
+export * from './nats/durable-batch-consumer';

@@ -2,3 +2,4 @@ export * from './nats-server';
 export * from './nats-binary';
 export * from './bench-harness';
 export * from './http-client';
+export * from './webhook-receiver';

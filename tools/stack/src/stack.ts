@@ -48,10 +48,10 @@ export interface RunningStack {
   readonly pids: Record<string, number | undefined>;
   /** Stops one app, or a replica by its label (to see health notice it). */
   stopApp(name: string): Promise<void>;
-  /** Kills one app outright (SIGKILL), as a crash would. */
-  killApp(name: AppName): Promise<void>;
-  /** Starts a stopped or killed app again with the same settings; resolves once it runs. */
-  restartApp(name: AppName): Promise<void>;
+  /** Kills one app (or the embedded nats-server) outright (SIGKILL), as a crash would. */
+  killApp(name: AppName | 'nats-server'): Promise<void>;
+  /** Starts a stopped or killed app (or nats-server) again with the same settings; resolves once it runs. */
+  restartApp(name: AppName | 'nats-server'): Promise<void>;
   /** Starts one more instance of a service (a replica) under `label`, with extra settings. */
   startReplica(name: AppName, label: string, env: NodeJS.ProcessEnv): Promise<void>;
   stop(): Promise<void>;

@@ -3,7 +3,6 @@ import type { FastifyReply } from 'fastify';
 import {
   LISTINGS_SUBJECTS,
   SEARCHES_SUBJECTS,
-  type Caller,
   type SearchesPage,
   type SearchRecord,
 } from '@immo/contracts';
@@ -15,8 +14,8 @@ import { ProblemException } from '../http/problem';
 import type { ParsedQuery } from '../http/query-string';
 import { ServiceClient } from '../rpc/service-client';
 import { IGNORED_PARAMETERS_HEADER, parsedCriteria, relayPropertyPage } from '../listings/property-pages';
+import { callerOf, uuidParameter } from './search-route-params';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A search body is a few hundred bytes; 64 KiB leaves room for long expression lists and no more. */
 export const MAX_SEARCH_BODY_BYTES = 64 * 1024;
 const SEARCH_MAPPINGS = ['notificationEnabled', 'title', 'order[title]', 'page'].map((variable) => ({ variable, property: null, required: false }));
@@ -24,15 +23,7 @@ const PROPERTY_MAPPINGS = searchVariables('properties').map((variable) => ({ var
 /** What `GET /searches/{id}/properties` takes from its own query: the search gives the rest. */
 const PAGING_PARAMETERS = new Set(['page', 'itemsPerPage', 'order']);
 
-function callerOf(request: AuthenticatedRequest): Caller {
-  // The guard ran: every request reaching a handler carries its identity.
-  return { accountId: (request.apiKey as NonNullable<AuthenticatedRequest['apiKey']>).accountId };
-}
-
-function searchId(id: string): string {
-  if (!UUID.test(id)) throw ProblemException.invalidParameter('id', 'must be a UUID');
-  return id.toLowerCase();
-}
+const searchId = (id: string) => uuidParameter(id);
 
 function boundedBody(request: AuthenticatedRequest, body: unknown): unknown {
   const length = Number(request.headers['content-length'] ?? JSON.stringify(body ?? null).length);

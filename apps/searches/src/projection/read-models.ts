@@ -59,3 +59,29 @@ export const SEARCHES_COLLECTION: CollectionSpec = {
 
 export const CHECKPOINTS_COLLECTION: CollectionSpec = { name: 'searches_checkpoints', indexes: [] };
 export const PROJECTION_CHECKPOINT_ID = 'searches';
+
+/** A property that met a search's criteria: one per search and property, ever. */
+export interface MatchDoc extends StoredDocument {
+  searchId: string;
+  accountId: string;
+  propertyId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** When a search was last notified; kept beside the search so alerts append no events to its stream. */
+export interface LastAlertDoc extends StoredDocument {
+  lastAlertAt: string;
+}
+
+export const MATCHES_COLLECTION: CollectionSpec = {
+  name: 'searches_matches',
+  // `GET /searches/{id}/matches`, newest first; a match is found by its id (derived from search and property).
+  indexes: [{ fields: { searchId: 1, createdAt: -1 }, serves: "a search's matches, newest first" }],
+};
+
+export const LAST_ALERTS_COLLECTION: CollectionSpec = { name: 'searches_last_alerts', indexes: [] };
+
+/** Notifications decided by the matcher, published from here to the notifier (see OutboxRelay). */
+export const ALERT_OUTBOX_COLLECTION: CollectionSpec = { name: 'searches_alert_outbox', indexes: [] };
+export const ALERT_DEAD_LETTERS_COLLECTION: CollectionSpec = { name: 'searches_alert_outbox_dead_letters', indexes: [] };

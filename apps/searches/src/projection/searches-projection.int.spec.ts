@@ -5,12 +5,12 @@ import { connect, type NatsConnection } from 'nats';
 import type { Caller, SearchRelations } from '@immo/contracts';
 import { EmbeddedDocumentStore, type DocumentStore } from '@immo/document-store';
 import { JetStreamEventStore } from '@immo/event-store';
-import type { NatsRpcClient } from '@immo/service-kit';
+import { PrivateTargetsAllowed, type NatsRpcClient } from '@immo/service-kit';
 import { startNatsServer, type RunningNatsServer } from '@immo/testing';
 import { AccountsService } from '../accounts/accounts.service';
+import { AlertRecords } from '../matching/alert-records';
 import { PlaceRelations } from '../places/place-relations';
 import { SearchesService } from '../searches/searches.service';
-import { PrivateTargetsAllowed } from '@immo/service-kit';
 import { SearchesProjection } from './searches-projection';
 import { ACCOUNTS_COLLECTION, KEYS_COLLECTION, SEARCHES_COLLECTION } from './read-models';
 
@@ -58,7 +58,7 @@ describe('searches projection (real JetStream, LMDB read models)', () => {
     const projection = new SearchesProjection(eventStore, store);
     await projection.start();
     const accounts = new AccountsService(eventStore, projection);
-    const searches = new SearchesService(eventStore, projection, new NoPlaces(), { maxSearchesPerAccount: 100, allowed: new PrivateTargetsAllowed('hooks.test') });
+    const searches = new SearchesService(eventStore, projection, new NoPlaces(), new AlertRecords(store), { maxSearchesPerAccount: 100, allowed: new PrivateTargetsAllowed('hooks.test') });
 
     const first = await accounts.create('Première');
     const second = await accounts.create('Seconde');

@@ -49,6 +49,7 @@ export class SearchesProjection {
   /** Bumped by each subscription: events of an abandoned one are dropped. */
   private generation = 0;
   private readonly committedListeners: ((event: RecordedEvent) => void)[] = [];
+  private readonly searchListeners: ((searchId: string, doc: SearchDoc | null, position: number) => void)[] = [];
 
   constructor(
     private readonly eventStore: EventStore,
@@ -63,6 +64,14 @@ export class SearchesProjection {
   /** Called with each event once its writes are committed (revocation broadcasts). */
   onCommitted(listener: (event: RecordedEvent) => void): void {
     this.committedListeners.push(listener);
+  }
+
+  /**
+   * Called with each search document a commit wrote (null once deleted), before the commands
+   * waiting for that commit are answered: the matcher knows a search once its creation is answered.
+   */
+  onSearchCommitted(listener: (searchId: string, doc: SearchDoc | null, position: number) => void): void {
+    this.searchListeners.push(listener);
   }
 
   get checkpoint(): number | null {
@@ -193,6 +202,11 @@ export class SearchesProjection {
     };
     await this.store.commit([...staged.values(), checkpoint]);
     this.committed = last.position;
+    for (const write of staged.values()) {
+      if (write.collection !== SEARCHES_COLLECTION.name) continue;
+      const [id, doc] = 'upsert' in write ? [write.upsert._id, write.upsert as SearchDoc] : [write.deleteId, null];
+      for (const listener of this.searchListeners) listener(id, doc, doc?.revision ?? last.position);
+    }
     for (const event of fresh) for (const listener of this.committedListeners) listener(event);
     for (let i = this.waiters.length - 1; i >= 0; i--) {
       const waiter = this.waiters[i] as { position: number; resolve: () => void };

@@ -5,8 +5,9 @@ import type { SearchState } from './search-events';
  * The record the API answers (spec: Search resource): the fields as given, relations as objects,
  * times in UTC with `Z`. Numbers and lists keep the types the body had (the original service
  * showed `lat` as a string and `propertyTypes` as one integer; clients get what they sent).
+ * `lastAlertAt` is kept by the matcher beside the search (see alert-records.ts).
  */
-export function searchRecordOf(state: SearchState): SearchRecord {
+export function searchRecordOf(state: SearchState, lastAlertAt: string | null = state.lastAlertAt): SearchRecord {
   const { spec } = state;
   const record: SearchRecord = {
     '@context': '/contexts/Search',
@@ -28,7 +29,7 @@ export function searchRecordOf(state: SearchState): SearchRecord {
     notificationRecipient: spec.notificationRecipient,
     createdAt: state.createdAt,
     updatedAt: state.updatedAt,
-    lastAlertAt: state.lastAlertAt,
+    lastAlertAt,
     token: state.token,
     user: `/users/${state.accountId}`,
   };

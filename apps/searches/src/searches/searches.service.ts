@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { rpcErrors, type Caller, type SearchesPage, type SearchRecord, type SearchRelations, type Violation } from '@immo/contracts';
+import { rpcErrors, type Caller, type NotificationState, type SearchesPage, type SearchRecord, type SearchRelations, type Violation } from '@immo/contracts';
 import type { EventStore } from '@immo/event-store';
 import { KeyedSerializer, resolvedTargetViolation, type PrivateTargetsAllowed } from '@immo/service-kit';
 import { READ_YOUR_WRITES_MS } from '../accounts/accounts.service';
 import { CommandRejected } from '../command-rejected';
+import type { AlertRecords, MatchesPage } from '../matching/alert-records';
 import type { PlaceRelations } from '../places/place-relations';
 import type { SearchDoc } from '../projection/read-models';
 import { tokenDigest, type SearchesProjection } from '../projection/searches-projection';
@@ -37,6 +38,7 @@ export class SearchesService {
     private readonly eventStore: EventStore,
     private readonly projection: SearchesProjection,
     private readonly places: PlaceRelations,
+    private readonly alerts: AlertRecords,
     private readonly options: SearchesServiceOptions,
   ) {
     this.now = options.now ?? (() => new Date());
@@ -74,7 +76,41 @@ export class SearchesService {
   }
 
   async get(caller: Caller, searchId: string): Promise<SearchRecord> {
-    return searchRecordOf((await this.ownedDoc(caller, searchId)).state);
+    const doc = await this.ownedDoc(caller, searchId);
+    return searchRecordOf(doc.state, (await this.alerts.lastAlertAt([doc._id])).get(doc._id) ?? null);
+  }
+
+  /** A search's matches, newest first. */
+  async matches(caller: Caller, searchId: string, page: number): Promise<MatchesPage> {
+    const doc = await this.ownedDoc(caller, searchId);
+    return this.alerts.matchesOf(doc._id, page);
+  }
+
+  /** Whether a search still wants notifications (the notifier asks before each attempt). */
+  async notificationState(searchId: string): Promise<NotificationState> {
+    const doc = await this.projection.searches.findById(searchId.toLowerCase());
+    const spec = doc?.state.spec;
+    return {
+      searchId,
+      active: spec?.notificationEnabled === true,
+      endpointRecipient: spec?.endpointRecipient ?? null,
+      eventEndpoint: spec?.eventEndpoint ?? null,
+    };
+  }
+
+  /**
+   * A receiver answered 410 Gone: the search's notifications are turned off (its owner turns them
+   * back on with an update), if the endpoint is still one of the search's.
+   */
+  async endpointGone(searchId: string, endpoint: string): Promise<boolean> {
+    const { state, revision } = await this.stateOf(searchId.toLowerCase());
+    if (state === null || state.deleted || !state.spec.notificationEnabled) return false;
+    if (state.spec.endpointRecipient !== endpoint && state.spec.eventEndpoint !== endpoint) return false;
+    await this.append(state.id, revision, {
+      type: 'SearchNotificationsDisabled',
+      data: { searchId: state.id, reason: 'endpoint-gone', comment: `${endpoint} answered 410 Gone`, disabledAt: this.now().toISOString() },
+    });
+    return true;
   }
 
   /** The criteria query of a search, to run as `GET /documents/properties` would. */
@@ -91,7 +127,8 @@ export class SearchesService {
       this.projection.searches.find(where, { sort, skip: (page - 1) * SEARCHES_PER_PAGE, limit: SEARCHES_PER_PAGE }),
       this.projection.searches.count(where),
     ]);
-    return { items: docs.map((doc) => searchRecordOf(doc.state)), totalItems, page, itemsPerPage: SEARCHES_PER_PAGE, ignoredParameters: ignored };
+    const lastAlerts = await this.alerts.lastAlertAt(docs.map((doc) => doc._id));
+    return { items: docs.map((doc) => searchRecordOf(doc.state, lastAlerts.get(doc._id) ?? null)), totalItems, page, itemsPerPage: SEARCHES_PER_PAGE, ignoredParameters: ignored };
   }
 
   /**

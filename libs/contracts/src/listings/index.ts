@@ -3,3 +3,4 @@ export * from './property-document';
 export * from './listings-messages';
 export * from './listings-integration-events';
 export * from './property-page-text';
+export * from './sample-property-document';

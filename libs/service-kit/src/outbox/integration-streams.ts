@@ -7,7 +7,7 @@ const SECOND_NS = 1_000_000_000;
 /** How long a publish may wait for its acknowledgement before the relay retries it. */
 const PUBLISH_TIMEOUT_MS = 5000;
 
-type StreamSettings = Partial<StreamConfig> & { name: string };
+export type StreamSettings = Partial<StreamConfig> & { name: string };
 
 /**
  * The JetStream streams services hand facts over on. Both the producer and the consumer ensure

@@ -1,0 +1,202 @@
+/**
+ * Attempts deliveries: each pending delivery that is due gets one signed POST, through its host's
+ * circuit breaker, and its outcome is recorded before anything else happens to it. A new delivery
+ * is attempted at once; retries and deliveries deferred by an open breaker are found by a
+ * periodic scan of the ledger, which also picks up, after a restart, the deliveries a crash
+ * interrupted (attempted again with the same `webhook-id`).
+ */
+import { Logger } from '@nestjs/common';
+import type { DeliveryAttempt } from '@immo/contracts';
+import type { DocumentCollection, DocumentStore } from '@immo/document-store';
+import type { EndpointBreakers } from '../delivery/endpoint-breakers';
+import { decideAfterAttempt } from '../delivery/delivery-outcome';
+import type { GuardedHttpsClient, PostOutcome } from '../delivery/guarded-https-client';
+import { webhookHeaders } from '../delivery/webhook-signer';
+import type { WebhookSecrets } from '../secrets/webhook-secrets';
+import { DELIVERIES_COLLECTION, type DeliveryDoc } from './delivery-records';
+import { HostFairQueue } from './host-fair-queue';
+import type { SearchStates } from './search-states';
+
+export interface DispatchPolicy {
+  maxRetries: number;
+  retryIntervalMs: number;
+  concurrency: number;
+}
+
+/** Requests in flight to one host at most. */
+const MAX_PER_HOST = 32;
+/** How often due retries are looked for. */
+const SCAN_MS = 500;
+const SCAN_LIMIT = 2000;
+/** A delivery refused by an open breaker is tried again after this long (not counted as an attempt). */
+const BREAKER_DEFER_MS = 5_000;
+/** The searches service could not say whether the search still wants it: try again soon. */
+const UNKNOWN_STATE_DEFER_MS = 2_000;
+
+export interface DispatcherHooks {
+  /** A receiver answered 410 Gone. */
+  endpointGone(searchId: string, endpoint: string): void;
+}
+
+export interface DispatchCounters {
+  delivered: number;
+  failed: number;
+  retried: number;
+  deferred: number;
+  cancelled: number;
+}
+
+export class DeliveryDispatcher {
+  private readonly logger = new Logger('DeliveryDispatcher');
+  private readonly deliveries: DocumentCollection<DeliveryDoc>;
+  private readonly queue: HostFairQueue;
+  private scanTimer: NodeJS.Timeout | null = null;
+  private scanning: Promise<void> | null = null;
+  private stopped = true;
+  private readonly running = new Set<Promise<void>>();
+  readonly counters: DispatchCounters = { delivered: 0, failed: 0, retried: 0, deferred: 0, cancelled: 0 };
+
+  constructor(
+    store: DocumentStore,
+    private readonly client: GuardedHttpsClient,
+    private readonly breakers: EndpointBreakers,
+    private readonly secrets: WebhookSecrets,
+    private readonly searches: SearchStates,
+    private readonly policy: DispatchPolicy,
+    private readonly hooks: DispatcherHooks,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.deliveries = store.collection<DeliveryDoc>(DELIVERIES_COLLECTION);
+    this.queue = new HostFairQueue(policy.concurrency, MAX_PER_HOST);
+  }
+
+  get inFlight(): number {
+    return this.queue.active;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.scheduleScan(0);
+  }
+
+  /** Stops starting attempts and waits for the ones under way to be recorded. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.scanTimer) clearTimeout(this.scanTimer);
+    this.scanTimer = null;
+    await this.scanning;
+    await Promise.allSettled([...this.running]);
+  }
+
+  /** A delivery to attempt now (just recorded, or retried by hand). */
+  enqueue(doc: Pick<DeliveryDoc, '_id' | 'endpoint'>): void {
+    if (this.stopped) return;
+    if (this.queue.push(hostOf(doc.endpoint), doc._id)) this.pump();
+  }
+
+  private scheduleScan(delayMs: number): void {
+    if (this.stopped) return;
+    this.scanTimer = setTimeout(() => {
+      this.scanTimer = null;
+      this.scanning = this.scan()
+        .catch((error: unknown) => this.logger.warn(`looking for due deliveries failed: ${String(error)}`))
+        .finally(() => {
+          this.scanning = null;
+          this.scheduleScan(SCAN_MS);
+        });
+    }, delayMs);
+    this.scanTimer.unref();
+  }
+
+  private async scan(): Promise<void> {
+    const due = await this.deliveries.find(
+      { status: 'pending', nextAttemptAtMs: { $lte: this.now() } },
+      { sort: { nextAttemptAtMs: 1 }, limit: SCAN_LIMIT, projection: { _id: 1, endpoint: 1 } },
+    );
+    for (const doc of due) this.enqueue(doc);
+  }
+
+  private pump(): void {
+    for (let next = this.queue.take(); next !== null; next = this.queue.take()) {
+      const { host, id } = next;
+      const work = this.attempt(id, host)
+        .catch((error: unknown) => this.logger.error(`delivery ${id} could not be attempted: ${String(error)}`))
+        .finally(() => {
+          this.queue.done(host, id);
+          this.running.delete(work);
+          if (!this.stopped) this.pump();
+        });
+      this.running.add(work);
+    }
+  }
+
+  private async attempt(id: string, host: string): Promise<void> {
+    const doc = await this.deliveries.findById(id);
+    if (doc === null || doc.status !== 'pending' || (doc.nextAttemptAtMs ?? 0) > this.now()) return;
+
+    let wanted: boolean;
+    try {
+      const state = await this.searches.of(doc.searchId);
+      wanted = state.active && (doc.kind === 'match' ? state.endpointRecipient : state.eventEndpoint) === doc.endpoint;
+    } catch (error) {
+      this.logger.warn(`cannot tell whether search ${doc.searchId} still wants delivery ${id} (${String(error)}); deferred`);
+      await this.save({ ...doc, revision: doc.revision + 1, nextAttemptAtMs: this.now() + UNKNOWN_STATE_DEFER_MS });
+      return;
+    }
+    if (!wanted) {
+      this.counters.cancelled++;
+      await this.save({ ...doc, revision: doc.revision + 1, status: 'failed', nextAttemptAtMs: null, failure: 'cancelled: the search was deleted, its notifications turned off or this endpoint replaced' });
+      return;
+    }
+
+    const secrets = await this.secrets.signing(doc.accountId);
+    const headers = webhookHeaders(doc._id, Math.floor(this.now() / 1000), doc.payload, secrets);
+    const startedAt = new Date(this.now()).toISOString();
+    const result = await this.breakers.run(host, () => this.client.post(doc.endpoint, doc.payload, headers));
+    if (result.refused) {
+      this.counters.deferred++;
+      await this.save({ ...doc, revision: doc.revision + 1, nextAttemptAtMs: this.now() + BREAKER_DEFER_MS });
+      return;
+    }
+    await this.record(doc, startedAt, result.outcome);
+  }
+
+  private async record(doc: DeliveryDoc, at: string, outcome: PostOutcome): Promise<void> {
+    const attempt: DeliveryAttempt = { at, statusCode: outcome.statusCode, durationMs: Math.round(outcome.durationMs), error: outcome.error };
+    const attempts = [...doc.attempts, attempt];
+    const decision = decideAfterAttempt(outcome, attempts.length, this.policy, this.now());
+    const next: DeliveryDoc = { ...doc, revision: doc.revision + 1, attempts };
+    switch (decision.status) {
+      case 'delivered':
+        this.counters.delivered++;
+        await this.save({ ...next, status: 'delivered', nextAttemptAtMs: null, failure: null });
+        return;
+      case 'retry':
+        this.counters.retried++;
+        await this.save({ ...next, nextAttemptAtMs: decision.atMs });
+        return;
+      case 'gone':
+        this.counters.failed++;
+        await this.save({ ...next, status: 'failed', nextAttemptAtMs: null, failure: `${doc.endpoint} answered 410 Gone: the search's notifications were turned off` });
+        this.searches.forget(doc.searchId);
+        this.hooks.endpointGone(doc.searchId, doc.endpoint);
+        return;
+      case 'failed':
+        this.counters.failed++;
+        await this.save({ ...next, status: 'failed', nextAttemptAtMs: null, failure: decision.reason });
+        return;
+    }
+  }
+
+  private async save(doc: DeliveryDoc): Promise<void> {
+    await this.deliveries.upsert(doc);
+  }
+}
+
+function hostOf(endpoint: string): string {
+  try {
+    return new URL(endpoint).host.toLowerCase();
+  } catch {
+    return endpoint;
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The delivery ledger: one record per notification, written before its first attempt and
+ * updated after each one. Every notification the matcher decided is here as pending, delivered
+ * or failed (created = delivered + failed + pending), and the record's id is the `webhook-id`
+ * every attempt sends.
+ */
+import type { AlertNotification, DeliveryAttempt, DeliveryStatus, DeliveryView, NotificationKind } from '@immo/contracts';
+import type { CollectionSpec, StoredDocument } from '@immo/document-store';
+
+export interface DeliveryDoc extends StoredDocument {
+  searchId: string;
+  accountId: string;
+  kind: NotificationKind;
+  endpoint: string;
+  propertyId: string;
+  matchId: string;
+  /** The JSON body every attempt sends, byte for byte (the signature covers it). */
+  payload: string;
+  createdAt: string;
+  /** Sequence of the notification in its stream: the live stream resumes after one. */
+  streamSeq: number;
+  status: DeliveryStatus;
+  attempts: DeliveryAttempt[];
+  /** When the next attempt is due (pending only). */
+  nextAttemptAtMs: number | null;
+  /** Why a failed delivery stopped (last answer, or the search went away). */
+  failure: string | null;
+}
+
+export const DELIVERIES_COLLECTION: CollectionSpec = {
+  name: 'notifier_deliveries',
+  indexes: [
+    { fields: { searchId: 1, createdAt: -1 }, serves: "a search's deliveries, newest first" },
+    { fields: { searchId: 1, streamSeq: 1 }, serves: "a search's notifications after a given one (live stream resume)" },
+    { fields: { status: 1, nextAttemptAtMs: 1 }, serves: 'pending deliveries that are due' },
+  ],
+};
+
+export function newDelivery(notification: AlertNotification, streamSeq: number, nowMs: number): DeliveryDoc {
+  return {
+    _id: notification.id,
+    revision: 1,
+    searchId: notification.searchId,
+    accountId: notification.accountId,
+    kind: notification.kind,
+    endpoint: notification.endpoint,
+    propertyId: notification.propertyId,
+    matchId: notification.matchId,
+    payload: notification.payload,
+    createdAt: notification.createdAt,
+    streamSeq,
+    status: 'pending',
+    attempts: [],
+    nextAttemptAtMs: nowMs,
+    failure: null,
+  };
+}
+
+export function deliveryView(doc: DeliveryDoc): DeliveryView {
+  return {
+    id: doc._id,
+    searchId: doc.searchId,
+    kind: doc.kind,
+    endpoint: doc.endpoint,
+    status: doc.status,
+    createdAt: doc.createdAt,
+    nextAttemptAt: doc.status === 'pending' && doc.nextAttemptAtMs !== null ? new Date(doc.nextAttemptAtMs).toISOString() : null,
+    attempts: doc.attempts,
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * The matching engine: reads the listings integration events from a durable JetStream consumer,
+ * tests each event's property document against the saved searches (candidates from the search
+ * index, then the criteria library's reference predicate), and stores in one commit the Matches
+ * born, the notifications decided (in an outbox, published from there to the notifier) and when
+ * each search was last alerted. Messages are acknowledged after that commit; a crash before it
+ * has them sent again, and the ids derived from their causes make the second pass decide nothing
+ * new (see alert-decisions.ts).
+ */
+import { Logger } from '@nestjs/common';
+import type { JsMsg, NatsConnection } from 'nats';
+import {
+  ALERT_NOTIFICATIONS_SUBJECT,
+  listingsIntegrationEventSchema,
+  type ListingsIntegrationEvent,
+} from '@immo/contracts';
+import type { DocumentCollection, DocumentStore, DocumentWrite } from '@immo/document-store';
+import {
+  DurableBatchConsumer,
+  LISTINGS_INTEGRATION_STREAM_SETTINGS,
+  OutboxRelay,
+  outboxId,
+  type OutboxRecord,
+  type PublishIntegrationEvent,
+} from '@immo/service-kit';
+import {
+  ALERT_DEAD_LETTERS_COLLECTION,
+  ALERT_OUTBOX_COLLECTION,
+  LAST_ALERTS_COLLECTION,
+  MATCHES_COLLECTION,
+  type LastAlertDoc,
+  type MatchDoc,
+} from '../projection/read-models';
+import { decideAlerts, matchIdOf, type StoredMatch } from './alert-decisions';
+import type { MatchableSearches } from './matchable-searches';
+
+export const MATCHER_CONSUMER = 'searches-matcher';
+const MAX_BATCH = 256;
+const ACK_WAIT_MS = 30_000;
+
+export interface MatcherCounters {
+  events: number;
+  matches: number;
+  notifications: number;
+  rejected: number;
+}
+
+export class AlertMatcher {
+  private readonly logger = new Logger('AlertMatcher');
+  private readonly matches: DocumentCollection<MatchDoc>;
+  private readonly consumer: DurableBatchConsumer;
+  private readonly relay: OutboxRelay;
+  readonly counters: MatcherCounters = { events: 0, matches: 0, notifications: 0, rejected: 0 };
+
+  constructor(
+    nats: NatsConnection,
+    private readonly store: DocumentStore,
+    private readonly searches: MatchableSearches,
+    publish: PublishIntegrationEvent,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.matches = store.collection<MatchDoc>(MATCHES_COLLECTION);
+    store.collection<LastAlertDoc>(LAST_ALERTS_COLLECTION);
+    this.relay = new OutboxRelay(store, publish, { outbox: ALERT_OUTBOX_COLLECTION, deadLetters: ALERT_DEAD_LETTERS_COLLECTION });
+    this.consumer = new DurableBatchConsumer(nats, {
+      stream: LISTINGS_INTEGRATION_STREAM_SETTINGS,
+      durable: MATCHER_CONSUMER,
+      // A new deployment does not go through a week of past facts: no search may hear of them.
+      deliverFrom: 'new',
+      maxBatch: MAX_BATCH,
+      ackWaitMs: ACK_WAIT_MS,
+      handle: (batch) => this.handle(batch),
+    });
+  }
+
+  get outbox(): OutboxRelay {
+    return this.relay;
+  }
+
+  async start(): Promise<void> {
+    this.relay.start();
+    await this.consumer.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.consumer.stop();
+    await this.relay.stop();
+  }
+
+  private async handle(batch: JsMsg[]): Promise<void> {
+    const now = this.now().toISOString();
+    const writes = new Map<string, DocumentWrite>();
+    const staged = new Map<string, StoredMatch>();
+    let outboxed = 0;
+    for (const message of batch) {
+      const event = this.parse(message);
+      if (event === null) continue;
+      this.counters.events++;
+      const searches = this.searches.matching(event.document);
+      if (searches.length === 0) continue;
+      const existing = new Map<string, StoredMatch | null>();
+      await Promise.all(
+        searches.map(async (search) => {
+          const id = matchIdOf(search.id, event.propertyId);
+          existing.set(id, staged.get(id) ?? storedMatchOf(await this.matches.findById(id)));
+        }),
+      );
+      const decision = decideAlerts({
+        event,
+        publishedAtMs: Math.floor(message.info.timestampNanos / 1e6),
+        searches,
+        existingMatch: (id) => existing.get(id) ?? null,
+        now,
+      });
+      for (const match of decision.matches) {
+        staged.set(match.id, match);
+        const doc: MatchDoc = { _id: match.id, revision: message.seq, searchId: match.searchId, accountId: match.accountId, propertyId: match.propertyId, createdAt: match.createdAt, updatedAt: match.updatedAt };
+        writes.set(`m/${match.id}`, { collection: MATCHES_COLLECTION.name, upsert: doc });
+      }
+      this.counters.matches += decision.created;
+      decision.notifications.forEach((notification, index) => {
+        const record: OutboxRecord = { _id: outboxId(message.seq, index), revision: message.seq, subject: ALERT_NOTIFICATIONS_SUBJECT, eventId: notification.id, payload: JSON.stringify(notification) };
+        writes.set(`o/${record._id}`, { collection: ALERT_OUTBOX_COLLECTION.name, upsert: record });
+        const lastAlert: LastAlertDoc = { _id: notification.searchId, revision: message.seq, lastAlertAt: now };
+        writes.set(`l/${notification.searchId}`, { collection: LAST_ALERTS_COLLECTION.name, upsert: lastAlert });
+      });
+      outboxed += decision.notifications.length;
+    }
+    if (writes.size === 0) return;
+    await this.store.commit([...writes.values()]);
+    this.counters.notifications += outboxed;
+    if (outboxed > 0) this.relay.kick();
+  }
+
+  private parse(message: JsMsg): ListingsIntegrationEvent | null {
+    let parsed: ReturnType<typeof listingsIntegrationEventSchema.safeParse>;
+    try {
+      parsed = listingsIntegrationEventSchema.safeParse(message.json());
+    } catch {
+      parsed = listingsIntegrationEventSchema.safeParse(undefined);
+    }
+    if (parsed.success) return parsed.data;
+    // Retrying cannot make it valid: it is logged and acknowledged with the rest of the batch.
+    this.counters.rejected++;
+    this.logger.error(`integration event #${message.seq} on ${message.subject} is not valid: ${parsed.error.issues[0]?.message ?? 'unreadable'}`);
+    return null;
+  }
+}
+
+function storedMatchOf(doc: MatchDoc | null): StoredMatch | null {
+  if (doc === null) return null;
+  return { id: doc._id, searchId: doc.searchId, accountId: doc.accountId, propertyId: doc.propertyId, createdAt: doc.createdAt, updatedAt: doc.updatedAt };
+}

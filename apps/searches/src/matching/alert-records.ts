@@ -1,0 +1,68 @@
+/**
+ * Reads of what the matcher stored: a search's matches (`GET /searches/{id}/matches`) and when
+ * each search was last alerted (shown as `lastAlertAt` on the search record).
+ */
+import { matchIri } from '@immo/contracts';
+import type { DocumentCollection, DocumentStore } from '@immo/document-store';
+import { LAST_ALERTS_COLLECTION, MATCHES_COLLECTION, type LastAlertDoc, type MatchDoc } from '../projection/read-models';
+
+export const MATCHES_PER_PAGE = 30;
+
+/** A Match as listed; the gateway adds its `propertyDocument`. */
+export interface MatchListItem {
+  '@context': '/contexts/Match';
+  '@id': string;
+  '@type': 'Match';
+  id: string;
+  property: string;
+  propertyId: string;
+  search: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MatchesPage {
+  items: MatchListItem[];
+  totalItems: number;
+  page: number;
+  itemsPerPage: number;
+}
+
+export class AlertRecords {
+  private readonly matches: DocumentCollection<MatchDoc>;
+  private readonly lastAlerts: DocumentCollection<LastAlertDoc>;
+
+  constructor(store: DocumentStore) {
+    this.matches = store.collection<MatchDoc>(MATCHES_COLLECTION);
+    this.lastAlerts = store.collection<LastAlertDoc>(LAST_ALERTS_COLLECTION);
+  }
+
+  async matchesOf(searchId: string, page: number): Promise<MatchesPage> {
+    const [docs, totalItems] = await Promise.all([
+      this.matches.find({ searchId }, { sort: { createdAt: -1, _id: 1 }, skip: (page - 1) * MATCHES_PER_PAGE, limit: MATCHES_PER_PAGE }),
+      this.matches.count({ searchId }),
+    ]);
+    return { items: docs.map(matchListItem), totalItems, page, itemsPerPage: MATCHES_PER_PAGE };
+  }
+
+  /** `lastAlertAt` of each of these searches that was ever alerted. */
+  async lastAlertAt(searchIds: readonly string[]): Promise<Map<string, string>> {
+    if (searchIds.length === 0) return new Map();
+    const docs = searchIds.length === 1 ? [await this.lastAlerts.findById(searchIds[0] as string)].filter((doc) => doc !== null) : await this.lastAlerts.find({ _id: { $in: [...searchIds] } });
+    return new Map(docs.map((doc) => [doc._id, doc.lastAlertAt]));
+  }
+}
+
+function matchListItem(doc: MatchDoc): MatchListItem {
+  return {
+    '@context': '/contexts/Match',
+    '@id': matchIri(doc._id),
+    '@type': 'Match',
+    id: doc._id,
+    property: `/documents/properties/${doc.propertyId}`,
+    propertyId: doc.propertyId,
+    search: `/searches/${doc.searchId}`,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
+}
