@@ -22,6 +22,8 @@ export type ReceiverAnswer = number | { status: number; headers?: Record<string,
 
 export interface WebhookReceiver {
   port: number;
+  /** Its key and certificate: more receivers can share them (one file to trust). */
+  tls: { key: string; cert: string };
   /** The certificate (PEM) file a client must trust. */
   caFile: string;
   received: ReceivedWebhook[];
@@ -35,27 +37,18 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-export async function startWebhookReceiver(certDir: string): Promise<WebhookReceiver> {
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
-    ],
-  });
-  const caFile = join(certDir, 'webhook-receiver-ca.pem');
-  writeFileSync(caFile, pems.cert);
-
+/** `sharing`: reuse another receiver's certificate (and its file), so one NODE_EXTRA_CA_CERTS trusts both. */
+export async function startWebhookReceiver(certDir: string, sharing?: WebhookReceiver): Promise<WebhookReceiver> {
+  const tls = sharing?.tls ?? (await newCertificate());
+  const caFile = sharing?.caFile ?? join(certDir, 'webhook-receiver-ca.pem');
+  if (!sharing) writeFileSync(caFile, tls.cert);
   const received: ReceivedWebhook[] = [];
   const answers: { prefix: string; answer: ReceiverAnswer | ((request: ReceivedWebhook) => ReceiverAnswer) }[] = [];
   const waiters: { predicate: (request: ReceivedWebhook) => boolean; resolve: (request: ReceivedWebhook) => void }[] = [];
   const listeners: ((request: ReceivedWebhook) => void)[] = [];
   const sockets = new Set<Socket>();
 
-  const server: Server = createServer({ key: pems.private, cert: pems.cert }, (request, response) => {
+  const server: Server = createServer(tls, (request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -86,6 +79,7 @@ export async function startWebhookReceiver(certDir: string): Promise<WebhookRece
 
   return {
     port,
+    tls,
     caFile,
     received,
     url: (path) => `https://127.0.0.1:${port}${path}`,
@@ -114,4 +108,19 @@ export async function startWebhookReceiver(certDir: string): Promise<WebhookRece
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A throw-away certificate for localhost and 127.0.0.1. */
+async function newCertificate(): Promise<{ key: string; cert: string }> {
+  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
+    ],
+  });
+  return { key: pems.private, cert: pems.cert };
 }

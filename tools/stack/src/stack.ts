@@ -263,7 +263,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 }
 
 /** Runs `run` against a stack on free ports with a throw-away data directory (benchmarks). */
-export async function withTemporaryStack<T>(root: string, run: (stack: RunningStack) => Promise<T>): Promise<T> {
+export async function withTemporaryStack<T>(root: string, run: (stack: RunningStack) => Promise<T>, env: NodeJS.ProcessEnv = {}): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'stack-'));
   const stack = await startStack({
     root,
@@ -272,6 +272,7 @@ export async function withTemporaryStack<T>(root: string, run: (stack: RunningSt
     natsPort: await freePort(),
     healthPortBase: 0,
     output: { logDir: join(dataDir, 'logs') },
+    env,
   });
   try {
     return await run(stack);

@@ -34,7 +34,7 @@ export type ResolveHost = (host: string) => Promise<ResolvedAddress[]>;
 
 export interface GuardedHttpsClientOptions {
   allowed: PrivateTargetsAllowed;
-  /** The whole exchange: resolving, connecting, TLS, sending and the answer's status line. */
+  /** The whole exchange: resolving, connecting, TLS, sending, and reading the answer. */
   timeoutMs: number;
   lookup?: ResolveHost;
   /** Trusted CAs instead of the default ones (tests; deployments use NODE_EXTRA_CA_CERTS). */

@@ -1,0 +1,285 @@
+/**
+ * Alert benchmarks on the whole embedded stack, with local HTTPS receivers in this process:
+ * - `alerts-latency`: ingestion → webhook received, with 10,000 saved searches and 200 ingested
+ *   adverts a second for a minute (targets p50 ≤ 250 ms, p99 ≤ 1 s);
+ * - `webhook-throughput`: notifications handed to the notifier → received by healthy receivers,
+ *   while one receiver never answers (target ≥ 1,000 webhooks/s).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { connect } from 'nats';
+import { ALERT_NOTIFICATIONS_SUBJECT, samplePropertyDocument, type AlertNotification, type CreatedAccount, type SearchRecord } from '@immo/contracts';
+import { withTemporaryStack, type RunningStack } from '@immo/stack';
+import { httpRequest, startWebhookReceiver, type Measurement, type Scenario, type WebhookReceiver } from '@immo/testing';
+
+const ROOT = resolve(__dirname, '..', '..', '..', '..');
+const SEARCHES = Number(process.env['ALERTS_SEARCHES'] ?? 10_000);
+const ADVERTS_PER_SECOND = Number(process.env['ALERTS_RATE'] ?? 200);
+const SECONDS = Number(process.env['ALERTS_SECONDS'] ?? 60);
+/** Saved searches that notify the receiver: the others are matched, recorded and stay quiet. */
+const NOTIFYING_SHARE = 0.01;
+const DELIVERIES = Number(process.env['WEBHOOK_BENCH_DELIVERIES'] ?? 20_000);
+const HANGING_SHARE = 0.2;
+const HEALTHY_RECEIVERS = 4;
+
+const COMMUNES = [
+  { insee: '69123', zipcode: '69003', name: 'Lyon', department: 69, lat: 45.7597, lon: 4.8553 },
+  { insee: '33063', zipcode: '33000', name: 'Bordeaux', department: 33, lat: 44.8378, lon: -0.5792 },
+  { insee: '31555', zipcode: '31000', name: 'Toulouse', department: 31, lat: 43.6045, lon: 1.444 },
+  { insee: '44109', zipcode: '44000', name: 'Nantes', department: 44, lat: 47.2184, lon: -1.5536 },
+  { insee: '13055', zipcode: '13001', name: 'Marseille', department: 13, lat: 43.2965, lon: 5.3698 },
+  { insee: '59350', zipcode: '59000', name: 'Lille', department: 59, lat: 50.6292, lon: 3.0573 },
+] as const;
+/** Departments searched that no benchmark advert is in: most searches of a real base are elsewhere. */
+const OTHER_DEPARTMENTS = [1, 6, 21, 29, 34, 35, 38, 57, 67, 74, 75, 76, 83, 92, 93, 94];
+
+const seeded = (seed: number) => () => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+async function api(stack: RunningStack, method: string, path: string, apiKey: string, payload?: unknown): Promise<unknown> {
+  const response = await httpRequest(method, `${stack.baseUrl}${path}`, { 'X-API-KEY': apiKey }, payload);
+  const json = response.body.length === 0 ? null : (JSON.parse(response.body.toString('utf8')) as unknown);
+  if (response.status >= 400) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function inParallel(count: number, concurrency: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await work(next++);
+    }),
+  );
+}
+
+/** Runs `run` on a stack trusting a fresh local receiver's certificate. */
+async function withReceiverStack<T>(run: (stack: RunningStack, receiver: WebhookReceiver, certDir: string) => Promise<T>, env: NodeJS.ProcessEnv = {}): Promise<T> {
+  const certDir = mkdtempSync(join(tmpdir(), 'alerts-bench-'));
+  const receiver = await startWebhookReceiver(certDir);
+  try {
+    return await withTemporaryStack(ROOT, (stack) => run(stack, receiver, certDir), {
+      NODE_EXTRA_CA_CERTS: receiver.caFile,
+      WEBHOOK_PRIVATE_TARGETS_ALLOWED: '127.0.0.1/32',
+      MAX_SEARCHES_PER_ACCOUNT: String(SEARCHES + 100),
+      ...env,
+    });
+  } finally {
+    await receiver.close();
+    rmSync(certDir, { recursive: true, force: true });
+  }
+}
+
+function searchBody(i: number, random: () => number, receiver: WebhookReceiver): Record<string, unknown> {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const local = random() < 0.6;
+  const body: Record<string, unknown> = {
+    title: `Bench ${i}`,
+    transactionType: random() < 0.8 ? 0 : 1,
+    propertyTypes: random() < 0.3 ? [0, 1] : [pick([0, 1])],
+    includedDepartments: [`/departments/${local ? pick(COMMUNES).department : pick(OTHER_DEPARTMENTS)}`],
+  };
+  if (random() < 0.7) body['budgetMax'] = pick([200_000, 300_000, 450_000, 700_000]);
+  if (random() < 0.3) body['surfaceMin'] = pick([30, 50, 80]);
+  if (random() < NOTIFYING_SHARE) {
+    body['notificationEnabled'] = true;
+    body['endpointRecipient'] = receiver.url(`/matches/${i}`);
+  }
+  return body;
+}
+
+function advert(i: number, random: () => number): Record<string, unknown> {
+  const commune = COMMUNES[i % COMMUNES.length] as (typeof COMMUNES)[number];
+  const surface = 20 + Math.floor(random() * 120);
+  const price = Math.round(surface * (2500 + random() * 3500));
+  const reference = `BENCH-${i}`;
+  return {
+    site: 'bench-alerts',
+    siteCategory: 'portal',
+    url: `https://bench-alerts.example/annonces/${reference}`,
+    reference,
+    publisher: { name: 'Agence Bench (synthetic)', category: 'agency', type: 1 },
+    title: `Appartement ${surface} m²`,
+    description: 'Annonce synthétique de benchmark.',
+    price,
+    surface,
+    room: 1 + Math.floor(surface / 25),
+    propertyType: i % 2,
+    transactionType: 0,
+    location: { lat: commune.lat + random() * 0.02, lon: commune.lon + random() * 0.02, accuracy: 1 },
+    commune: { insee: commune.insee, zipcode: commune.zipcode, name: commune.name },
+    seenAt: new Date().toISOString(),
+  };
+}
+
+const URL_PATTERN = /bench-alerts\.example\/annonces\/(BENCH-\d+)/;
+
+const alertsLatency: Scenario = {
+  name: 'alerts-latency',
+  description: `ingestion → webhook received at a local HTTPS receiver, ${SEARCHES} saved searches, ${ADVERTS_PER_SECOND} adverts/s for ${SECONDS} s (targets p50 ≤ 250 ms, p99 ≤ 1 s)`,
+  run: () =>
+    withReceiverStack(async (stack, receiver) => {
+      const random = seeded(42);
+      const account = (await api(stack, 'POST', '/admin/accounts', stack.adminApiKey, { name: 'bench alerts' })) as CreatedAccount;
+      const createStarted = performance.now();
+      await inParallel(SEARCHES, 16, async (i) => {
+        await api(stack, 'POST', '/searches', account.apiKey, searchBody(i, random, receiver));
+      });
+      const createMs = performance.now() - createStarted;
+
+      const sentAt = new Map<string, number>();
+      const latencies: number[] = [];
+      const seen = new Set<string>();
+      receiver.onRequest((webhook) => {
+        const reference = URL_PATTERN.exec(webhook.body)?.[1];
+        const sent = reference === undefined ? undefined : sentAt.get(reference);
+        if (sent === undefined || reference === undefined) return;
+        // The first webhook of each advert: when the fastest subscriber heard of it.
+        if (!seen.has(reference)) latencies.push(webhook.atMs - sent);
+        seen.add(reference);
+      });
+      const all: number[] = [];
+      // Where the time goes: until the matcher decided (the Match's createdAt), and from there on.
+      const untilMatched: number[] = [];
+      const afterMatched: number[] = [];
+      receiver.onRequest((webhook) => {
+        const reference = URL_PATTERN.exec(webhook.body)?.[1];
+        const sent = reference === undefined ? undefined : sentAt.get(reference);
+        if (sent === undefined) return;
+        all.push(webhook.atMs - sent);
+        const decidedAt = Date.parse((JSON.parse(webhook.body) as { createdAt: string }).createdAt);
+        untilMatched.push(decidedAt - sent);
+        afterMatched.push(webhook.atMs - decidedAt);
+      });
+
+      // Warm-up (JIT, caches), not measured.
+      let next = 0;
+      const ingestBatch = async (count: number) => {
+        const batch = Array.from({ length: count }, () => advert(next++, random));
+        const now = Date.now();
+        for (const snapshot of batch) sentAt.set(String(snapshot['reference']), now);
+        await api(stack, 'POST', '/admin/adverts', stack.adminApiKey, batch);
+      };
+      for (let i = 0; i < 10; i++) await ingestBatch(20);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      for (const samples of [latencies, all, untilMatched, afterMatched]) samples.length = 0;
+
+      const tick = 100;
+      const perTick = Math.max(1, Math.round((ADVERTS_PER_SECOND * tick) / 1000));
+      const ticks = Math.round((SECONDS * 1000) / tick);
+      const started = performance.now();
+      const inFlight: Promise<void>[] = [];
+      for (let t = 0; t < ticks; t++) {
+        const due = started + t * tick;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        inFlight.push(ingestBatch(perTick));
+      }
+      await Promise.all(inFlight);
+      const ingestMs = performance.now() - started;
+      // Stragglers: what arrives within 10 s of the last ingestion counts.
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
+
+      const sorted = [...latencies].sort((a, b) => a - b);
+      const sortedAll = [...all].sort((a, b) => a - b);
+      const stage = (label: string, samples: number[]): Measurement => {
+        const ordered = [...samples].sort((a, b) => a - b);
+        return { label, samplesMs: samples, wallMs: ingestMs, operations: samples.length, notes: `p50 ${percentile(ordered, 50).toFixed(0)} ms, p99 ${percentile(ordered, 99).toFixed(0)} ms` };
+      };
+      const measured: Measurement[] = [
+        {
+          label: `first webhook per advert, ${SEARCHES} searches`,
+          samplesMs: latencies,
+          wallMs: ingestMs,
+          operations: latencies.length,
+          notes: `p50 ${percentile(sorted, 50).toFixed(0)} ms, p99 ${percentile(sorted, 99).toFixed(0)} ms (targets 250 ms / 1 s); ${ticks * perTick} adverts in ${(ingestMs / 1000).toFixed(1)} s; searches created in ${(createMs / 1000).toFixed(1)} s`,
+        },
+        {
+          label: 'every webhook',
+          samplesMs: all,
+          wallMs: ingestMs,
+          operations: all.length,
+          notes: `p50 ${percentile(sortedAll, 50).toFixed(0)} ms, p99 ${percentile(sortedAll, 99).toFixed(0)} ms over ${all.length} webhooks`,
+        },
+        stage('ingestion → matched (listings, matcher)', untilMatched),
+        stage('matched → received (outbox, notifier, HTTPS)', afterMatched),
+      ];
+      return measured;
+    }),
+};
+
+const webhookThroughput: Scenario = {
+  name: 'webhook-throughput',
+  description: `${DELIVERIES} notifications handed to the notifier, to ${HEALTHY_RECEIVERS} healthy local HTTPS receivers and one that never answers (${HANGING_SHARE * 100} %) (target ≥ 1,000 webhooks/s to the healthy ones)`,
+  run: () =>
+    withReceiverStack(async (stack, receiver, certDir) => {
+      const healthy = [receiver];
+      // Each its own host (port): its own breaker and in-flight cap, one certificate to trust.
+      for (let i = 1; i < HEALTHY_RECEIVERS; i++) healthy.push(await startWebhookReceiver(certDir, receiver));
+      const account = (await api(stack, 'POST', '/admin/accounts', stack.adminApiKey, { name: 'bench webhooks' })) as CreatedAccount;
+      const hanging = await startWebhookReceiver(certDir, receiver);
+      hanging.answer('/', 'hang');
+      const targets = [...healthy.map((r, i) => r.url(`/ok/${i}`)), hanging.url('/hang/')];
+      const searches: SearchRecord[] = [];
+      for (const [i, endpoint] of targets.entries()) {
+        searches.push((await api(stack, 'POST', '/searches', account.apiKey, { title: `Receiver ${i}`, transactionType: 0, propertyTypes: [0], notificationEnabled: true, endpointRecipient: endpoint })) as SearchRecord);
+      }
+      const payload = JSON.stringify({ '@context': '/contexts/Match', '@type': 'Match', propertyDocument: samplePropertyDocument() });
+      let healthyReceived = 0;
+      let lastHealthyAt = 0;
+      const countHealthy = (webhook: { path: string; atMs: number }) => {
+        if (!webhook.path.startsWith('/ok/')) return;
+        healthyReceived++;
+        lastHealthyAt = webhook.atMs;
+      };
+      for (const r of healthy) r.onRequest(countHealthy);
+
+      const nats = await connect({ servers: stack.natsUrl });
+      const js = nats.jetstream();
+      const notifications: AlertNotification[] = Array.from({ length: DELIVERIES }, (_, i) => {
+        const hanging = i % Math.round(1 / HANGING_SHARE) === 0;
+        const target = hanging ? targets.length - 1 : i % HEALTHY_RECEIVERS;
+        const search = searches[target] as SearchRecord;
+        return {
+          id: randomUUID(),
+          searchId: search.id,
+          accountId: account.id,
+          kind: 'match',
+          endpoint: targets[target] as string,
+          propertyId: randomUUID(),
+          matchId: randomUUID(),
+          payload,
+          createdAt: new Date().toISOString(),
+        };
+      });
+      const healthyCount = notifications.filter((n) => !n.endpoint.includes('/hang/')).length;
+      const started = Date.now();
+      for (let i = 0; i < notifications.length; i += 500) {
+        await Promise.all(notifications.slice(i, i + 500).map((n) => js.publish(ALERT_NOTIFICATIONS_SUBJECT, JSON.stringify(n), { msgID: n.id })));
+      }
+      const publishedMs = Date.now() - started;
+      const deadline = Date.now() + 180_000;
+      while (healthyReceived < healthyCount && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      await nats.close();
+      for (const r of [...healthy.slice(1), hanging]) await r.close();
+      const wallMs = lastHealthyAt - started;
+      return [
+        {
+          label: `healthy receivers, one hanging`,
+          samplesMs: [],
+          wallMs,
+          operations: healthyReceived,
+          notes: `${((healthyReceived / wallMs) * 1000).toFixed(0)} webhooks/s (target ≥ 1,000); ${healthyReceived}/${healthyCount} received; published in ${publishedMs} ms`,
+        },
+      ];
+    }),
+};
+
+export const benchScenarios: Scenario[] = [alertsLatency, webhookThroughput];
