@@ -7,6 +7,8 @@ import { z } from 'zod';
 export interface QueryParameterSpec {
   name: string;
   description: string;
+  /** Absent: optional. */
+  required?: boolean;
   /** JSON Schema of the value. */
   schema: Record<string, unknown>;
   style?: 'deepObject';
@@ -104,7 +106,7 @@ export function buildOpenApiDocument(operations: OperationSpec[], info: { versio
       queryParameters.set(parameter.name, {
         name: parameter.name,
         in: 'query',
-        required: false,
+        required: parameter.required ?? false,
         description: parameter.description,
         schema: parameter.schema,
         ...(parameter.style ? { style: parameter.style } : {}),

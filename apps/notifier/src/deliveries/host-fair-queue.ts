@@ -8,7 +8,7 @@ export class HostFairQueue {
   private readonly queued = new Set<string>();
   private readonly inFlight = new Map<string, number>();
   private running = 0;
-  private ring: string[] = [];
+  private readonly ring: string[] = [];
   private next = 0;
 
   constructor(
@@ -43,17 +43,20 @@ export class HostFairQueue {
   /** The next delivery that may start now, counted in flight until `done(host, id)`; null when none may. */
   take(): { host: string; id: string } | null {
     if (this.running >= this.maxInFlight) return null;
-    for (let tried = 0; tried < this.ring.length; tried++) {
-      const host = this.ring[(this.next + tried) % this.ring.length] as string;
+    const hosts = this.ring.length;
+    for (let tried = 0; tried < hosts; tried++) {
+      const index = (this.next + tried) % hosts;
+      const host = this.ring[index] as string;
       if ((this.inFlight.get(host) ?? 0) >= this.maxPerHost) continue;
       const list = this.waiting.get(host) as string[];
       const id = list.shift() as string;
       if (list.length === 0) {
+        // The hosts after it move up one place: the next one's turn is at the same index.
         this.waiting.delete(host);
-        this.ring = this.ring.filter((candidate) => candidate !== host);
-        this.next = this.ring.length === 0 ? 0 : (this.next + tried) % this.ring.length;
+        this.ring.splice(index, 1);
+        this.next = this.ring.length === 0 ? 0 : index % this.ring.length;
       } else {
-        this.next = (this.next + tried + 1) % this.ring.length;
+        this.next = (index + 1) % hosts;
       }
       this.inFlight.set(host, (this.inFlight.get(host) ?? 0) + 1);
       this.running++;

@@ -58,9 +58,10 @@ export class WebhookSecrets {
         previous: before?.current ?? null,
         previousUntilMs: before ? nowMs + this.overlapMs : null,
       };
-      await this.secrets.upsert(doc);
-      this.cache.set(accountId, { doc, readAtMs: nowMs });
-      return doc.current;
+      // Another replica rotating at the same instant wins with the same revision: answer what is stored.
+      const stored = (await this.secrets.upsert(doc)) === 'stale' ? ((await this.secrets.findById(accountId)) as WebhookSecretDoc) : doc;
+      this.cache.set(accountId, { doc: stored, readAtMs: nowMs });
+      return stored.current;
     });
   }
 

@@ -57,6 +57,8 @@ export class MatchableSearches {
     if (criteria === null) {
       this.logger.error(`search ${searchId} has criteria the criteria library no longer accepts; it is not matched`);
       this.index.remove(searchId);
+      // An older copy read meanwhile must not come back in its place.
+      this.deletedAt.set(searchId, Math.max(doc.revision, this.deletedAt.get(searchId) ?? -1));
       return;
     }
     this.index.upsert(searchId, criteria, { search: alertingSearchOf(doc), revision: doc.revision });

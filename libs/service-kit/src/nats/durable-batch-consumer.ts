@@ -90,8 +90,17 @@ export class DurableBatchConsumer {
         const consumer = await this.nats.jetstream().consumers.get(this.options.stream.name, this.options.durable);
         const messages = await consumer.consume({ max_messages: this.options.maxBatch * 2 });
         this.messages = messages;
+        // Stopped while connecting: nothing may be pulled and left unacknowledged.
+        if (this.stopped) {
+          messages.stop();
+          break;
+        }
         for await (const message of messages) {
-          if (this.stopped) break;
+          if (this.stopped) {
+            // Sent again at once to whoever consumes next, rather than after the ack wait.
+            message.nak();
+            break;
+          }
           this.pending.push(message);
           this.kick();
           // Backpressure: a long backlog waits for its commits instead of piling up here.
