@@ -6,7 +6,7 @@
  *   while one receiver never answers (target ≥ 1,000 webhooks/s).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connect } from 'nats';
@@ -24,16 +24,48 @@ const DELIVERIES = Number(process.env['WEBHOOK_BENCH_DELIVERIES'] ?? 20_000);
 const HANGING_SHARE = 0.2;
 const HEALTHY_RECEIVERS = 4;
 
-const COMMUNES = [
-  { insee: '69123', zipcode: '69003', name: 'Lyon', department: 69, lat: 45.7597, lon: 4.8553 },
-  { insee: '33063', zipcode: '33000', name: 'Bordeaux', department: 33, lat: 44.8378, lon: -0.5792 },
-  { insee: '31555', zipcode: '31000', name: 'Toulouse', department: 31, lat: 43.6045, lon: 1.444 },
-  { insee: '44109', zipcode: '44000', name: 'Nantes', department: 44, lat: 47.2184, lon: -1.5536 },
-  { insee: '13055', zipcode: '13001', name: 'Marseille', department: 13, lat: 43.2965, lon: 5.3698 },
-  { insee: '59350', zipcode: '59000', name: 'Lille', department: 59, lat: 50.6292, lon: 3.0573 },
-] as const;
-/** Departments searched that no benchmark advert is in: most searches of a real base are elsewhere. */
-const OTHER_DEPARTMENTS = [1, 6, 21, 29, 34, 35, 38, 57, 67, 74, 75, 76, 83, 92, 93, 94];
+interface Commune {
+  insee: string;
+  zipcode: string;
+  name: string;
+  department: string;
+  lat: number;
+  lon: number;
+  population: number;
+}
+
+/**
+ * Metropolitan communes of at least 1,000 inhabitants (open data, as the geo service serves them),
+ * with their centre. Adverts and saved searches are drawn from them weighted by population, so
+ * both crowd into the big cities as real ones do while every department gets some.
+ */
+function communes(): { all: Commune[]; cumulative: number[] } {
+  type Raw = { code: string; nom: string; type: string; departement: string; codesPostaux?: string[]; population?: number };
+  const raw = JSON.parse(readFileSync(require.resolve('@etalab/decoupage-administratif/data/communes.json'), 'utf8')) as Raw[];
+  const boxes = JSON.parse(readFileSync(require.resolve('@etalab/fr-bounding-boxes/dist/communes.json'), 'utf8')) as { id: string; bbox: [number, number, number, number] }[];
+  const boxOf = new Map(boxes.map((box) => [box.id.slice(box.id.lastIndexOf(':') + 1), box.bbox]));
+  const all: Commune[] = [];
+  for (const commune of raw) {
+    const box = boxOf.get(commune.code);
+    const zipcode = commune.codesPostaux?.[0];
+    if (commune.type !== 'commune-actuelle' || !/^\d{5}$/.test(commune.code) || commune.code >= '97' || !box || !zipcode || (commune.population ?? 0) < 1000) continue;
+    all.push({ insee: commune.code, zipcode, name: commune.nom, department: commune.departement, lat: (box[1] + box[3]) / 2, lon: (box[0] + box[2]) / 2, population: commune.population as number });
+  }
+  let total = 0;
+  return { all, cumulative: all.map((commune) => (total += commune.population)) };
+}
+
+function weightedPick(places: { all: Commune[]; cumulative: number[] }, random: () => number): Commune {
+  const target = random() * (places.cumulative[places.cumulative.length - 1] as number);
+  let low = 0;
+  let high = places.cumulative.length - 1;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((places.cumulative[middle] as number) < target) low = middle + 1;
+    else high = middle;
+  }
+  return places.all[low] as Commune;
+}
 
 const seeded = (seed: number) => () => {
   seed = (seed * 1103515245 + 12345) % 2 ** 31;
@@ -77,14 +109,15 @@ async function withReceiverStack<T>(run: (stack: RunningStack, receiver: Webhook
   }
 }
 
-function searchBody(i: number, random: () => number, receiver: WebhookReceiver): Record<string, unknown> {
+/** A saved search as users make them: a department or a city, a type or two, often a budget. */
+function searchBody(i: number, random: () => number, places: ReturnType<typeof communes>, receiver: WebhookReceiver): Record<string, unknown> {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-  const local = random() < 0.6;
+  const place = weightedPick(places, random);
   const body: Record<string, unknown> = {
     title: `Bench ${i}`,
     transactionType: random() < 0.8 ? 0 : 1,
     propertyTypes: random() < 0.3 ? [0, 1] : [pick([0, 1])],
-    includedDepartments: [`/departments/${local ? pick(COMMUNES).department : pick(OTHER_DEPARTMENTS)}`],
+    ...(random() < 0.6 ? { includedDepartments: [`/departments/${Number(place.department)}`] } : { includedCities: [`/cities/${Number(place.insee)}`] }),
   };
   if (random() < 0.7) body['budgetMax'] = pick([200_000, 300_000, 450_000, 700_000]);
   if (random() < 0.3) body['surfaceMin'] = pick([30, 50, 80]);
@@ -95,8 +128,8 @@ function searchBody(i: number, random: () => number, receiver: WebhookReceiver):
   return body;
 }
 
-function advert(i: number, random: () => number): Record<string, unknown> {
-  const commune = COMMUNES[i % COMMUNES.length] as (typeof COMMUNES)[number];
+function advert(i: number, random: () => number, places: ReturnType<typeof communes>): Record<string, unknown> {
+  const commune = weightedPick(places, random);
   const surface = 20 + Math.floor(random() * 120);
   const price = Math.round(surface * (2500 + random() * 3500));
   const reference = `BENCH-${i}`;
@@ -113,7 +146,7 @@ function advert(i: number, random: () => number): Record<string, unknown> {
     room: 1 + Math.floor(surface / 25),
     propertyType: i % 2,
     transactionType: 0,
-    location: { lat: commune.lat + random() * 0.02, lon: commune.lon + random() * 0.02, accuracy: 1 },
+    location: { lat: commune.lat + (random() - 0.5) * 0.01, lon: commune.lon + (random() - 0.5) * 0.01, accuracy: 1 },
     commune: { insee: commune.insee, zipcode: commune.zipcode, name: commune.name },
     seenAt: new Date().toISOString(),
   };
@@ -127,10 +160,11 @@ const alertsLatency: Scenario = {
   run: () =>
     withReceiverStack(async (stack, receiver) => {
       const random = seeded(42);
+      const places = communes();
       const account = (await api(stack, 'POST', '/admin/accounts', stack.adminApiKey, { name: 'bench alerts' })) as CreatedAccount;
       const createStarted = performance.now();
       await inParallel(SEARCHES, 16, async (i) => {
-        await api(stack, 'POST', '/searches', account.apiKey, searchBody(i, random, receiver));
+        await api(stack, 'POST', '/searches', account.apiKey, searchBody(i, random, places, receiver));
       });
       const createMs = performance.now() - createStarted;
 
@@ -162,7 +196,7 @@ const alertsLatency: Scenario = {
       // Warm-up (JIT, caches), not measured.
       let next = 0;
       const ingestBatch = async (count: number) => {
-        const batch = Array.from({ length: count }, () => advert(next++, random));
+        const batch = Array.from({ length: count }, () => advert(next++, random, places));
         const now = Date.now();
         for (const snapshot of batch) sentAt.set(String(snapshot['reference']), now);
         await api(stack, 'POST', '/admin/adverts', stack.adminApiKey, batch);
