@@ -68,7 +68,8 @@ let counter = 0;
 /** A snapshot of a new advert (its own reference: one new property), seen now. */
 export function aSnapshot(overrides: Record<string, unknown> = {}, place: keyof typeof PLACES = 'lyon'): Record<string, unknown> {
   counter++;
-  const reference = `AL-${process.pid}-${counter}`;
+  // Fixed width: no reference is a prefix of another, so a URL found in a payload is that advert's.
+  const reference = `AL-${process.pid}-${String(counter).padStart(6, '0')}`;
   const offset = counter * 0.0007;
   const { commune, location } = PLACES[place];
   return {

@@ -93,6 +93,19 @@ describe('alerts under crashes, restarts, duplicates and deletions', () => {
     for (const flat of [...flats, ...later]) expect(fixture.receiver.received.filter(carrying('/nats/', flat))).toHaveLength(1);
   }, 120_000);
 
+  it('loses no match and sends none twice when the searches service (the matcher) is killed mid-run', async () => {
+    await createSearch(fixture, { title: 'Matcher crash', includedCities: ['/cities/69123'], notificationEnabled: true, endpointRecipient: url('/matcher/matches') });
+    const flats = Array.from({ length: 30 }, () => aSnapshot());
+    await ingest(fixture, ...flats.slice(0, 15));
+    await fixture.receiver.waitFor(at('/matcher/'), WAIT_MS);
+    await fixture.stack.stack.killApp('searches');
+    // Listings goes on publishing while the matcher is down: the durable consumer keeps them.
+    await ingest(fixture, ...flats.slice(15));
+    await fixture.stack.stack.restartApp('searches');
+    for (const flat of flats) await fixture.receiver.waitFor(carrying('/matcher/', flat), 40_000);
+    for (const flat of flats) expect(fixture.receiver.received.filter(carrying('/matcher/', flat))).toHaveLength(1);
+  }, 120_000);
+
   it('sends nothing more for a search deleted while its deliveries are pending', async () => {
     fixture.receiver.answer('/deleted/', 500);
     const search = await createSearch(fixture, { title: 'Deleted', includedCities: ['/cities/69123'], notificationEnabled: true, endpointRecipient: url('/deleted/matches') });

@@ -3,6 +3,7 @@ import { AckPolicy, DeliverPolicy, NatsError, nanos, type ConsumerMessages, type
 import { ensureJetStream, type StreamSettings } from '../outbox/integration-streams';
 
 const RESTART_MS = 1000;
+const PULL_EXPIRES_MS = 5000;
 const REDELIVER_AFTER_FAILURE_MS = 1000;
 
 export interface DurableBatchConsumerOptions {
@@ -88,7 +89,8 @@ export class DurableBatchConsumer {
     while (!this.stopped) {
       try {
         const consumer = await this.nats.jetstream().consumers.get(this.options.stream.name, this.options.durable);
-        const messages = await consumer.consume({ max_messages: this.options.maxBatch * 2 });
+        // Short pulls: after a NATS restart the missed heartbeats show within seconds, and pulling resumes.
+        const messages = await consumer.consume({ max_messages: this.options.maxBatch * 2, expires: PULL_EXPIRES_MS });
         this.messages = messages;
         // Stopped while connecting: nothing may be pulled and left unacknowledged.
         if (this.stopped) {
