@@ -21,6 +21,15 @@ export function eventFiltersOf(criteria: PropertyCriteria): EventFilter[] {
 }
 
 export function matchesEvents(criteria: PropertyCriteria, doc: PropertyDocument): boolean {
+  // Most criteria have no event filter: answered without building the filters.
+  if (
+    isOpenRange(criteria.eventPriceVariation) &&
+    isOpenTimeRange(criteria.eventPriceVariationCreatedAt) &&
+    isOpenRange(criteria.eventSurfaceVariation) &&
+    isOpenTimeRange(criteria.eventSurfaceVariationCreatedAt)
+  ) {
+    return true;
+  }
   return eventFiltersOf(criteria).every((filter) => matchesEventFilter(filter, doc));
 }
 

@@ -26,7 +26,8 @@ export function matchesPropertyLevel(criteria: PropertyCriteria, doc: PropertyDo
   if (criteria.publisherTypes.length > 0 && !doc.adverts.some((advert) => (criteria.publisherTypes as number[]).includes(advert.publisher.type))) {
     return false;
   }
-  if (!PROPERTY_RANGE_KEYS.every((key) => withinRange(PROPERTY_RANGE_VALUES[key](doc), criteria[key]))) return false;
+  // A loop rather than `every`: the matcher runs this for every candidate search, allocation-free.
+  for (const key of PROPERTY_RANGE_KEYS) if (!withinRange(PROPERTY_RANGE_VALUES[key](doc), criteria[key])) return false;
   // A boolean filter is answered by the document's own value; an unknown (null) value answers neither.
   if (criteria.furnished !== undefined && doc.furnished !== criteria.furnished) return false;
   if (criteria.expired !== undefined && doc.expired !== criteria.expired) return false;

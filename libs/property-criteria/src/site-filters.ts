@@ -11,6 +11,8 @@ export function matchesSites(
   criteria: Pick<PropertyCriteria, 'includedSites' | 'excludedSites' | 'includedSiteCategories' | 'excludedSiteCategories'>,
   doc: PropertyDocument,
 ): boolean {
+  // Most criteria name no site: answered without listing the adverts' sites.
+  if (criteria.includedSites.length + criteria.excludedSites.length + criteria.includedSiteCategories.length + criteria.excludedSiteCategories.length === 0) return true;
   return (
     matchesIncludedExcluded(doc.adverts.map((advert) => advert.site), criteria.includedSites, criteria.excludedSites) &&
     matchesIncludedExcluded(doc.adverts.map((advert) => advert.siteCategory), criteria.includedSiteCategories, criteria.excludedSiteCategories)
