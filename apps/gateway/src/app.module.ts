@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
@@ -15,6 +16,7 @@ import { ListingsController } from './listings/listings.controller';
 import { OpenApiController } from './openapi/openapi.controller';
 import { HealthController } from './health/health.controller';
 import { ProblemFilter } from './http/problem.filter';
+import { RateLimiter } from './http/rate-limit/rate-limiter';
 import { ServiceClient } from './rpc/service-client';
 import { SearchesController } from './searches/searches.controller';
 import { UnsubscribeController } from './searches/unsubscribe.controller';
@@ -45,6 +47,15 @@ export class GatewayModule {
         { provide: NATS_CONNECTION, useValue: nats },
         { provide: NatsRpcClient, useValue: rpc },
         { provide: AccountKeys, useValue: new AccountKeys(rpc, nats) },
+        {
+          provide: RateLimiter,
+          useFactory: () =>
+            RateLimiter.open(
+              nats,
+              { enabled: config.RATE_LIMIT_REQUESTS > 0, requests: Math.max(1, config.RATE_LIMIT_REQUESTS), windowMs: config.RATE_LIMIT_WINDOW_MS, burst: config.RATE_LIMIT_BURST },
+              `gateway@${hostname()}:${process.pid}`,
+            ),
+        },
         {
           provide: ApiKeyRegistry,
           useValue: new ApiKeyRegistry({

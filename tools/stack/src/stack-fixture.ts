@@ -28,7 +28,8 @@ export async function startStackFixture(env: NodeJS.ProcessEnv = {}, dataDir?: s
     natsPort: await freePort(),
     healthPortBase: 0,
     output: { logDir },
-    env,
+    // Tests call in bursts far above a client's limit; the rate-limit tests turn limits on themselves.
+    env: { RATE_LIMIT_REQUESTS: '0', ...env },
     readyTimeoutMs: 90_000,
   });
   const parse = async (response: Response) => {

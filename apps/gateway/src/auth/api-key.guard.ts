@@ -1,7 +1,8 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemException } from '../http/problem';
+import { RateLimiter } from '../http/rate-limit/rate-limiter';
 import { toHttpProblem } from '../rpc/service-client';
 import { AccountKeys } from './account-keys';
 import { ApiKeyRegistry, type ApiKeyIdentity } from './api-key.registry';
@@ -15,6 +16,7 @@ export class ApiKeyGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly registry: ApiKeyRegistry,
     private readonly accountKeys: AccountKeys,
+    private readonly limiter: RateLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -29,7 +31,23 @@ export class ApiKeyGuard implements CanActivate {
       throw new ProblemException(403, 'This operation needs the admin API key.');
     }
     request.apiKey = identity;
+    // The operators' key (ingestion, accounts) is not limited: listings applies its own backpressure.
+    if (!identity.admin) await this.limit(identity.keyId, context.switchToHttp().getResponse<FastifyReply>());
     return true;
+  }
+
+  /** RateLimit-* headers on every answer of a limited key; 429 with Retry-After over the limit. */
+  private async limit(keyId: string, reply: FastifyReply): Promise<void> {
+    const decision = await this.limiter.take(keyId);
+    if (decision === null) return;
+    const { requests, windowMs, burst } = this.limiter.settings;
+    void reply.header('RateLimit-Limit', String(requests));
+    void reply.header('RateLimit-Remaining', String(decision.remaining));
+    void reply.header('RateLimit-Reset', String(decision.resetSeconds));
+    void reply.header('RateLimit-Policy', `${requests};w=${Math.round(windowMs / 1000)};burst=${burst}`);
+    if (decision.allowed) return;
+    void reply.header('Retry-After', String(decision.retryAfterSeconds));
+    throw new ProblemException(429, `This API key made more than ${requests} requests in ${Math.round(windowMs / 1000)} s (bursts of ${burst}); retry in ${decision.retryAfterSeconds} s.`);
   }
 
   private async accountIdentity(apiKey: string): Promise<ApiKeyIdentity | null> {

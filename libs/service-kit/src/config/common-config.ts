@@ -89,6 +89,11 @@ export const gatewayConfigShape = {
   RPC_TIMEOUT_MS: z.coerce.number().int().min(50).max(60000).default(5000),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+  /** Requests an API key may make per window on average; 0 turns rate limits off. */
+  RATE_LIMIT_REQUESTS: z.coerce.number().int().min(0).max(1_000_000).default(1200),
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).max(24 * 3600 * 1000).default(60_000),
+  /** Requests an API key may make at once, above the average. */
+  RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).default(120),
 };
 
 export const gatewayConfigSchema = z.object(gatewayConfigShape);
