@@ -18,7 +18,8 @@ export interface ReceivedWebhook {
   atMs: number;
 }
 
-export type ReceiverAnswer = number | { status: number; headers?: Record<string, string> } | 'hang';
+/** A status; a status with headers and/or after a delay (a slow receiver); or no answer at all. */
+export type ReceiverAnswer = number | { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
 
 export interface WebhookReceiver {
   port: number;
@@ -65,9 +66,14 @@ export async function startWebhookReceiver(certDir: string, sharing?: WebhookRec
       const rule = [...answers].reverse().find((candidate) => webhook.path.startsWith(candidate.prefix));
       const answer = rule === undefined ? 200 : typeof rule.answer === 'function' ? rule.answer(webhook) : rule.answer;
       if (answer === 'hang') return;
-      const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : { status: answer.status, headers: answer.headers ?? {} };
-      response.writeHead(status, { 'content-type': 'text/plain', ...headers });
-      response.end(String(status));
+      const { status, headers, delayMs } = typeof answer === 'number' ? { status: answer, headers: {}, delayMs: 0 } : { status: answer.status, headers: answer.headers ?? {}, delayMs: answer.delayMs ?? 0 };
+      const respond = () => {
+        if (response.destroyed) return;
+        response.writeHead(status, { 'content-type': 'text/plain', ...headers });
+        response.end(String(status));
+      };
+      if (delayMs > 0) setTimeout(respond, delayMs).unref();
+      else respond();
     });
   });
   server.on('connection', (socket: Socket) => {
