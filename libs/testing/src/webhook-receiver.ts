@@ -116,8 +116,8 @@ export async function startWebhookReceiver(certDir: string, sharing?: WebhookRec
   };
 }
 
-/** A throw-away certificate for localhost and 127.0.0.1. */
-async function newCertificate(): Promise<{ key: string; cert: string }> {
+/** A throw-away certificate for localhost and 127.0.0.1 (servers in tests present it; clients trust it). */
+export async function newCertificate(): Promise<{ key: string; cert: string }> {
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     algorithm: 'sha256',

@@ -7,6 +7,7 @@ import {
   SEARCHES_SUBJECTS,
   type DeliveriesPage,
   type DeliveryView,
+  type MatchesPage,
   type PropertyDocument,
   type SearchRecord,
 } from '@immo/contracts';
@@ -21,25 +22,6 @@ import { IGNORED_PARAMETERS_HEADER } from '../listings/property-pages';
 import { callerOf, uuidParameter } from '../searches/search-route-params';
 import { LiveStream } from './live-stream';
 import { pagingOf } from './paging';
-
-interface MatchItem {
-  '@context': '/contexts/Match';
-  '@id': string;
-  '@type': 'Match';
-  id: string;
-  property: string;
-  propertyId: string;
-  search: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-interface MatchesPage {
-  items: MatchItem[];
-  totalItems: number;
-  page: number;
-  itemsPerPage: number;
-}
 
 const PAGE_MAPPINGS = [{ variable: 'page', property: null, required: false }];
 const DELIVERY_MAPPINGS = ['page', 'itemsPerPage'].map((variable) => ({ variable, property: null, required: false }));

@@ -3,8 +3,8 @@ import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { generate } from 'selfsigned';
 import { PrivateTargetsAllowed, resolvedTargetViolation } from '@immo/service-kit';
+import { newCertificate } from '@immo/testing';
 import { GuardedHttpsClient, guardedLookup, parseRetryAfter, type ResolvedAddress, type ResolveHost } from './guarded-https-client';
 
 // Every server listens on 127.0.0.1. Private-range addresses only ever come from fake lookups, and
@@ -108,17 +108,7 @@ function observeRequest(message: unknown): void {
 }
 
 beforeAll(async () => {
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
-    ],
-  });
-  tls = { key: pems.private, cert: pems.cert };
+  tls = await newCertificate();
   subscribe('http.client.request.start', observeRequest);
 });
 

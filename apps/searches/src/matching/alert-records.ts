@@ -2,31 +2,11 @@
  * Reads of what the matcher stored: a search's matches (`GET /searches/{id}/matches`) and when
  * each search was last alerted (shown as `lastAlertAt` on the search record).
  */
-import { matchIri } from '@immo/contracts';
+import { matchIri, type MatchesPage, type MatchListItem } from '@immo/contracts';
 import type { DocumentCollection, DocumentStore } from '@immo/document-store';
 import { LAST_ALERTS_COLLECTION, MATCHES_COLLECTION, type LastAlertDoc, type MatchDoc } from '../projection/read-models';
 
 export const MATCHES_PER_PAGE = 30;
-
-/** A Match as listed; the gateway adds its `propertyDocument`. */
-export interface MatchListItem {
-  '@context': '/contexts/Match';
-  '@id': string;
-  '@type': 'Match';
-  id: string;
-  property: string;
-  propertyId: string;
-  search: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface MatchesPage {
-  items: MatchListItem[];
-  totalItems: number;
-  page: number;
-  itemsPerPage: number;
-}
 
 export class AlertRecords {
   private readonly matches: DocumentCollection<MatchDoc>;

@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { rpcErrors, type Caller, type NotificationState, type SearchesPage, type SearchRecord, type SearchRelations, type Violation } from '@immo/contracts';
+import { rpcErrors, type Caller, type MatchesPage, type NotificationState, type SearchesPage, type SearchRecord, type SearchRelations, type Violation } from '@immo/contracts';
 import type { EventStore } from '@immo/event-store';
 import { KeyedSerializer, resolvedTargetViolation, type PrivateTargetsAllowed } from '@immo/service-kit';
 import { READ_YOUR_WRITES_MS } from '../accounts/accounts.service';
 import { CommandRejected } from '../command-rejected';
-import type { AlertRecords, MatchesPage } from '../matching/alert-records';
+import type { AlertRecords } from '../matching/alert-records';
 import type { PlaceRelations } from '../places/place-relations';
 import type { SearchDoc } from '../projection/read-models';
 import { tokenDigest, type SearchesProjection } from '../projection/searches-projection';

@@ -54,6 +54,26 @@ export interface EventPayload {
 
 export const matchIri = (matchId: string) => `/matches/${matchId}`;
 
+/** A Match as `GET /searches/{id}/matches` lists it; the gateway adds its `propertyDocument` by `propertyId`. */
+export interface MatchListItem {
+  '@context': '/contexts/Match';
+  '@id': string;
+  '@type': 'Match';
+  id: string;
+  property: string;
+  propertyId: string;
+  search: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MatchesPage {
+  items: MatchListItem[];
+  totalItems: number;
+  page: number;
+  itemsPerPage: number;
+}
+
 /** Request/reply subjects of the notifier, and the live subject of each search. */
 export const NOTIFIER_SUBJECTS = {
   deliveries: 'notifier.query.deliveries.v1',
