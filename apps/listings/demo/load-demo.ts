@@ -17,16 +17,20 @@ export interface DemoLoadOptions {
 }
 
 export const DEMO_MARKER = 'loaded';
+/** The demo timeline: about six months, ending when it is generated. */
+const DEMO_DAYS = 182;
 
 /**
- * Generates the SYNTHETIC demo set (seeded, real communes), writes it as JSONL under
+ * Generates the SYNTHETIC demo set (seeded, real communes, the six months up to now), writes it as JSONL under
  * DATA_DIR/demo and loads it through the ingestion API, like a crawler would.
  */
 export async function loadDemoData(options: DemoLoadOptions): Promise<{ snapshots: number; accepted: number; rejected: number }> {
   const dir = join(options.dataDir, 'demo');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'snapshots.jsonl');
-  const { count } = await writeSnapshotsJsonl(file, { goods: options.goods, seed: options.seed ?? 2026 });
+  // The six months up to now: "newest first", price series and event filters look current.
+  const start = new Date(Date.now() - DEMO_DAYS * 24 * 3600 * 1000).toISOString();
+  const { count } = await writeSnapshotsJsonl(file, { goods: options.goods, seed: options.seed ?? 2026, start, days: DEMO_DAYS });
   const bar = options.progress === false ? null : new SingleBar({ format: ' demo data |{bar}| {percentage}% {value}/{total} snapshots' }, Presets.shades_classic);
   bar?.start(count, 0);
 
