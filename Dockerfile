@@ -12,6 +12,8 @@ WORKDIR /app
 COPY --from=build /repo/node_modules ./node_modules
 COPY --from=build /repo/dist ./dist
 COPY --from=build /repo/package.json ./package.json
+# DATA_DIR: listings keeps its instance identity there even with the production stores.
+RUN mkdir -p /data && chown node:node /data
 USER node
 ARG APP=gateway
 ENV APP=${APP}
