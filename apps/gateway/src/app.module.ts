@@ -13,6 +13,7 @@ import { ApiKeyRegistry } from './auth/api-key.registry';
 import { EntrypointController } from './entrypoint/entrypoint.controller';
 import { GeoController } from './geo/geo.controller';
 import { ListingsController } from './listings/listings.controller';
+import { DocsPageController } from './openapi/docs-page.controller';
 import { OpenApiController } from './openapi/openapi.controller';
 import { HealthController } from './health/health.controller';
 import { ProblemFilter } from './http/problem.filter';
@@ -20,6 +21,7 @@ import { RateLimiter } from './http/rate-limit/rate-limiter';
 import { ServiceClient } from './rpc/service-client';
 import { SearchesController } from './searches/searches.controller';
 import { UnsubscribeController } from './searches/unsubscribe.controller';
+import { MetricsController } from './telemetry/metrics.controller';
 
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
 
@@ -41,6 +43,8 @@ export class GatewayModule {
         UnsubscribeController,
         AccountsController,
         OpenApiController,
+        DocsPageController,
+        MetricsController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

@@ -2,19 +2,22 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from '@nestjs/common';
-import { connectNats, gatewayConfigSchema, loadConfig, logLevelsUpTo, runMain } from '@immo/service-kit';
+import { configureLogging, connectNats, gatewayConfigSchema, loadConfig, runMain } from '@immo/service-kit';
 import { GatewayModule } from './app.module';
 import { gatewayFastifyOptions } from './http/http-server-options';
+import { installRequestTelemetry } from './telemetry/request-telemetry';
 
 runMain('gateway', async () => {
   const config = loadConfig('gateway', gatewayConfigSchema);
+  const logger = configureLogging('gateway', config);
   const nats = await connectNats(config.NATS_URL, { name: 'gateway', timeoutMs: config.NATS_CONNECT_TIMEOUT_MS });
   const adapter = new FastifyAdapter(gatewayFastifyOptions(config));
+  installRequestTelemetry(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(config, nats), adapter, {
-    logger: logLevelsUpTo(config.LOG_LEVEL),
+    logger,
   });
   app.enableShutdownHooks();
-  app.enableCors({ origin: true, allowedHeaders: ['X-API-KEY', 'Content-Type'] });
+  app.enableCors({ origin: true, allowedHeaders: ['X-API-KEY', 'Content-Type', 'X-Request-Id'], exposedHeaders: ['X-Request-Id'] });
   await app.listen(config.PORT, config.HOST);
   new Logger('gateway').log(`listening on http://${config.HOST}:${config.PORT}`);
 });

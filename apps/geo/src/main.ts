@@ -1,9 +1,10 @@
 import 'reflect-metadata';
-import { connectNats, instanceId, loadConfig, runMain, runService, geoConfigSchema } from '@immo/service-kit';
+import { configureLogging, connectNats, instanceId, loadConfig, runMain, runService, geoConfigSchema } from '@immo/service-kit';
 import { GeoModule } from './geo.module';
 
 runMain('geo', async () => {
   const config = loadConfig('geo', geoConfigSchema);
+  configureLogging('geo', config);
   const nats = await connectNats(config.NATS_URL, { name: 'geo', timeoutMs: config.NATS_CONNECT_TIMEOUT_MS });
   await runService('geo', config, await GeoModule.register({ config, nats, instance: instanceId('geo') }));
 });

@@ -21,6 +21,7 @@ import { IngestionService } from './ingestion/ingestion.service';
 import { ProjectionLagLimit } from './ingestion/projection-lag-limit';
 import { ListingsController } from './listings.controller';
 import { ListingsRuntime } from './listings-runtime';
+import { registerListingsMetrics } from './listings.metrics';
 import { createListingsProjections } from './projection/create-projections';
 import { ADVERTS_COLLECTION, type AdvertRecord } from './projection/read-models';
 import { PropertyQueries } from './queries/property-queries';
@@ -100,6 +101,7 @@ export class ListingsModule {
     });
     runtime = new ListingsRuntime(eventStore, runner, relay, directory, ingestion, gate, router, lease);
     const started = runtime;
+    registerListingsMetrics(runtime);
     return {
       module: ListingsModule,
       imports: [

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
-import { connectNats, instanceId, loadConfig, runMain, runService, serviceConfigSchema } from '@immo/service-kit';
+import { configureLogging, connectNats, instanceId, loadConfig, runMain, runService, serviceConfigSchema } from '@immo/service-kit';
 import { ListingsModule } from './listings.module';
 
 runMain('listings', async () => {
   const config = loadConfig('listings', serviceConfigSchema);
+  configureLogging('listings', config);
   const nats = await connectNats(config.NATS_URL, { name: 'listings', timeoutMs: config.NATS_CONNECT_TIMEOUT_MS });
   await runService('listings', config, await ListingsModule.register({ config, nats, instance: instanceId('listings') }));
 });

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
-import { connectNats, instanceId, loadConfig, runMain, runService, notifierConfigSchema } from '@immo/service-kit';
+import { configureLogging, connectNats, instanceId, loadConfig, runMain, runService, notifierConfigSchema } from '@immo/service-kit';
 import { NotifierModule } from './notifier.module';
 
 runMain('notifier', async () => {
   const config = loadConfig('notifier', notifierConfigSchema);
+  configureLogging('notifier', config);
   const nats = await connectNats(config.NATS_URL, { name: 'notifier', timeoutMs: config.NATS_CONNECT_TIMEOUT_MS });
   await runService('notifier', config, await NotifierModule.register({ config, nats, instance: instanceId('notifier') }));
 });

@@ -9,6 +9,7 @@ import { SearchStates } from './deliveries/search-states';
 import { EndpointBreakers } from './delivery/endpoint-breakers';
 import { GuardedHttpsClient } from './delivery/guarded-https-client';
 import { NotifierController, PRIVATE_TARGETS_ALLOWED } from './notifier.controller';
+import { registerNotifierMetrics } from './notifier.metrics';
 import { WebhookSecrets } from './secrets/webhook-secrets';
 import { WebhookTester } from './tester/webhook-tester';
 
@@ -68,6 +69,7 @@ export class NotifierModule {
       },
     );
     const intake = new DeliveryIntake(nats, store, dispatcher);
+    registerNotifierMetrics(dispatcher, breakers);
     return {
       module: NotifierModule,
       imports: [

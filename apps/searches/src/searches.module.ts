@@ -21,6 +21,7 @@ import { MatchableSearches } from './matching/matchable-searches';
 import { PlaceRelations } from './places/place-relations';
 import { SearchesProjection } from './projection/searches-projection';
 import { SearchesController } from './searches.controller';
+import { registerSearchesMetrics } from './searches.metrics';
 import { isSearchEvent } from './searches/search-events';
 import { SearchesService } from './searches/searches.service';
 
@@ -102,6 +103,7 @@ export class SearchesModule {
     const accounts = new AccountsService(eventStore, projection);
     const matchable = new MatchableSearches();
     const matcher = new AlertMatcher(nats, documentStore, matchable, await openOutboxPublisher(nats, ALERT_NOTIFICATIONS_STREAM_SETTINGS));
+    registerSearchesMetrics({ eventStore, projection, matcher });
     const searches = new SearchesService(eventStore, projection, new PlaceRelations(new NatsRpcClient(nats, 2000)), new AlertRecords(documentStore), {
       maxSearchesPerAccount: config.MAX_SEARCHES_PER_ACCOUNT,
       allowed: new PrivateTargetsAllowed(config.WEBHOOK_PRIVATE_TARGETS_ALLOWED),

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { IGNORED_PARAMETERS_HEADER } from '../listings/property-pages';
+import { COMPONENT_SCHEMAS } from './component-schemas';
+import { fromZod, ref, type JsonSchema } from './json-schema';
+import { webhooks } from './webhooks';
 
 /**
  * A query parameter described by whoever validates it, for routes whose query is not a zod schema
@@ -10,15 +14,28 @@ export interface QueryParameterSpec {
   /** Absent: optional. */
   required?: boolean;
   /** JSON Schema of the value. */
-  schema: Record<string, unknown>;
+  schema: JsonSchema;
   style?: 'deepObject';
   explode?: boolean;
 }
 
+export interface ParameterSpec {
+  description: string;
+  schema: JsonSchema;
+}
+
 export interface ResponseSpec {
   description: string;
-  /** Response headers by name. */
-  headers?: Record<string, { description: string; schema?: Record<string, unknown> }>;
+  /** Of the body; absent: no body described (204), or the problem body for an error status. */
+  schema?: JsonSchema;
+  /** Default `application/json`, `application/problem+json` for errors; several when the route serves files. */
+  contentType?: string | string[];
+  /** Response headers particular to the route, by name. */
+  headers?: Record<string, { description: string; schema?: JsonSchema }>;
+  /** Response headers described once in `components.headers`, by name. */
+  sharedHeaders?: string[];
+  /** False for an answer written past Fastify (a server-sent event stream), which the limiter's headers never reach. */
+  rateLimitHeaders?: false;
 }
 
 export interface OperationSpec {
@@ -27,16 +44,105 @@ export interface OperationSpec {
   summary: string;
   description?: string;
   tag: string;
-  /** Query schema as validated by the gateway; each top-level key becomes a parameter. */
+  /** Query schema as validated by the gateway; each top-level key becomes one or more parameters. */
   query?: z.ZodType;
-  /** Query parameters listed as given; one named like a `query` key replaces it. All are optional. */
+  /** Descriptions of the parameters derived from `query`, by parameter name as written (`insee[]`, `order[name]`). */
+  queryDescriptions?: Record<string, string>;
+  /** Query parameters listed as given; one named like a derived one replaces it. */
   parameters?: QueryParameterSpec[];
-  pathParams?: Record<string, string>;
-  body?: { description: string; schema?: z.ZodType; example?: unknown };
-  /** By status: the description, or the description with response headers. */
+  pathParams?: Record<string, ParameterSpec>;
+  /** Request headers the route reads, beyond the key and the request id. */
+  headers?: Record<string, ParameterSpec>;
+  body?: { description: string; schema: JsonSchema; example?: unknown };
+  /** By status: the description, or the whole response. */
   responses: Record<string, string | ResponseSpec>;
-  /** Health routes need no key. */
+  /** Reachable without X-API-KEY (health, docs, the unsubscribe link). */
   public?: boolean;
+  /** Needs the admin key. */
+  adminOnly?: boolean;
+  /** False: the route asks no service, so it never answers 503/504 for one. */
+  upstream?: false;
+}
+
+const JSON_CONTENT = 'application/json';
+const PROBLEM_CONTENT = 'application/problem+json';
+
+/** Headers and parameters every operation shares, as components. */
+const REQUEST_ID_HEADER = 'X-Request-Id';
+const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'] as const;
+
+const COMPONENT_HEADERS: Record<string, { description: string; schema: JsonSchema }> = {
+  [REQUEST_ID_HEADER]: {
+    description: "The request's id: the one the client sent in `X-Request-Id` when usable, or a new UUID. The logs of every app it reached name it.",
+    schema: { type: 'string', examples: ['5d0f8a2c-3b7e-4f1a-9c6d-2e4b8a1f0c93'] },
+  },
+  'RateLimit-Limit': { description: 'Requests the API key may make per window, on average (when the key is rate limited)', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Remaining': { description: 'Requests the API key may still make at once', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Reset': { description: "Seconds until the key's allowance is whole again", schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Policy': {
+    description: 'The policy: `<requests>;w=<window seconds>;burst=<requests at once>`',
+    schema: { type: 'string', examples: ['1200;w=60;burst=120'] },
+  },
+  'Retry-After': { description: 'Seconds to wait before the next request is accepted', schema: { type: 'integer', minimum: 0 } },
+  [IGNORED_PARAMETERS_HEADER]: {
+    description:
+      'Comma-separated names of the query parameters this endpoint does not read (top-level names, and `order[<key>]` for a ' +
+      'field it does not sort by); they were ignored. Absent when every parameter was read.',
+    schema: { type: 'string', examples: ['colour, order[rooms]'] },
+  },
+};
+
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** The error answers a route may give beyond its own, by what it does. */
+function standardErrors(op: OperationSpec, hasQuery: boolean): Record<string, ResponseSpec> {
+  const errors: Record<string, ResponseSpec> = {};
+  if (hasQuery) {
+    errors['400'] = { description: 'Invalid query parameters; `violations` names each one as written (`propertyTypes[1]`)' };
+    errors['414'] = { description: 'Query string over 64 KiB' };
+  }
+  if (op.body) {
+    errors['400'] ??= { description: 'Invalid body; `violations` names each bad field' };
+    errors['413'] = { description: 'Body over the size limit' };
+    errors['415'] = { description: 'Body of a media type the gateway does not read (send `application/json`)' };
+  }
+  if (!op.public) {
+    errors['401'] = { description: 'Missing, unknown or revoked `X-API-KEY`' };
+    if (rateLimited(op)) errors['429'] = { description: 'Too many requests for this API key; retry after `Retry-After` seconds', sharedHeaders: ['Retry-After'] };
+    // The key of an account is checked with the searches service.
+    errors['503'] = { description: 'A service this request needs (the searches service, which checks account keys) is unavailable' };
+  }
+  if (op.adminOnly) errors['403'] = { description: 'Not the admin key' };
+  if (op.upstream !== false) {
+    errors['503'] = { description: 'The service answering this route is unavailable (no instance responds)' };
+    errors['504'] = { description: 'The service answering this route did not answer in time' };
+  }
+  return errors;
+}
+
+/** Every key is rate limited but the admin key (listings applies its own backpressure to ingestion). */
+const rateLimited = (op: OperationSpec) => !op.public && !op.adminOnly;
+
+/** One query parameter per name a client writes: `insee[]` for a list, `order[name]` for an object's key. */
+function derivedQueryParameters(schema: z.ZodType, descriptions: Record<string, string>): Record<string, unknown>[] {
+  const parameters: Record<string, unknown>[] = [];
+  const add = (name: string, json: JsonSchema, required: boolean, extra: Record<string, unknown> = {}) =>
+    parameters.push({ name, in: 'query', required, ...(descriptions[name] ? { description: descriptions[name] } : {}), schema: json, ...extra });
+  for (const [name, field] of Object.entries(objectShape(schema))) {
+    const json = fromZod(field, 'output');
+    const required = !field.safeParse(undefined).success;
+    const items = json['items'] as JsonSchema | undefined;
+    if (json['type'] === 'object' && json['properties']) {
+      for (const [key, value] of Object.entries(json['properties'] as Record<string, JsonSchema>)) add(`${name}[${key}]`, value, false);
+    } else if (json['type'] === 'array' && items?.['type'] !== 'object') {
+      add(`${name}[]`, json, required);
+    } else if (json['type'] === 'array') {
+      add(name, json, required, { style: 'deepObject', explode: true });
+    } else {
+      add(name, json, required);
+    }
+  }
+  return parameters;
 }
 
 function objectShape(schema: z.ZodType): Record<string, z.ZodType> {
@@ -51,118 +157,143 @@ function objectShape(schema: z.ZodType): Record<string, z.ZodType> {
   return {};
 }
 
-function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+function response(status: string, spec: ResponseSpec, limited: boolean): Record<string, unknown> {
+  const code = Number(status);
+  const isError = code >= 400;
+  const headers: Record<string, unknown> = { [REQUEST_ID_HEADER]: headerRef(REQUEST_ID_HEADER) };
+  // The limiter runs once the key is known: every answer after it carries the headers.
+  if (limited && code !== 401 && code !== 403 && spec.rateLimitHeaders !== false) for (const name of RATE_LIMIT_HEADERS) headers[name] = headerRef(name);
+  for (const name of spec.sharedHeaders ?? []) {
+    if (!COMPONENT_HEADERS[name]) throw new Error(`No shared response header ${name}`);
+    headers[name] = headerRef(name);
+  }
+  for (const [name, header] of Object.entries(spec.headers ?? {})) headers[name] = { description: header.description, schema: header.schema ?? { type: 'string' } };
+  const schema = spec.schema ?? (isError ? ref('Problem') : undefined);
+  const contentTypes = [spec.contentType ?? (isError && !spec.schema ? PROBLEM_CONTENT : JSON_CONTENT)].flat();
+  const content = Object.fromEntries(contentTypes.map((type) => [type, { schema }]));
+  return { description: spec.description, headers, ...(schema ? { content } : {}) };
 }
 
-function responseHeaders(headers: NonNullable<ResponseSpec['headers']>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(headers).map(([name, header]) => [name, { description: header.description, schema: header.schema ?? { type: 'string' } }]),
+function operation(op: OperationSpec): Record<string, unknown> {
+  const parameters: unknown[] = [{ $ref: '#/components/parameters/RequestId' }];
+  for (const [name, spec] of Object.entries(op.pathParams ?? {})) parameters.push({ name, in: 'path', required: true, ...spec });
+  for (const [name, spec] of Object.entries(op.headers ?? {})) parameters.push({ name, in: 'header', required: false, ...spec });
+  const query = new Map<string, Record<string, unknown>>();
+  if (op.query) for (const parameter of derivedQueryParameters(op.query, op.queryDescriptions ?? {})) query.set(String(parameter['name']), parameter);
+  for (const parameter of op.parameters ?? []) {
+    query.set(parameter.name, {
+      name: parameter.name,
+      in: 'query',
+      required: parameter.required ?? false,
+      description: parameter.description,
+      schema: parameter.schema,
+      ...(parameter.style ? { style: parameter.style } : {}),
+      ...(parameter.explode !== undefined ? { explode: parameter.explode } : {}),
+    });
+  }
+  parameters.push(...query.values());
+
+  const given = Object.fromEntries(Object.entries(op.responses).map(([status, spec]) => [status, typeof spec === 'string' ? { description: spec } : spec]));
+  const all: Record<string, ResponseSpec> = { ...standardErrors(op, query.size > 0) };
+  // A route's own description of a status wins; its schema too, else the standard one stays.
+  for (const [status, spec] of Object.entries(given)) {
+    const sharedHeaders = [...new Set([...(all[status]?.sharedHeaders ?? []), ...(spec.sharedHeaders ?? [])])];
+    all[status] = { ...all[status], ...spec, sharedHeaders };
+  }
+  const responses = Object.fromEntries(
+    Object.entries(all)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([status, spec]) => [status, response(status, spec, rateLimited(op))]),
   );
+
+  return {
+    tags: [op.tag],
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    operationId: operationId(op),
+    ...(op.public ? { security: [] } : {}),
+    parameters,
+    ...(op.body
+      ? {
+          requestBody: {
+            required: true,
+            description: op.body.description,
+            content: { [JSON_CONTENT]: { schema: op.body.schema, ...(op.body.example !== undefined ? { example: op.body.example } : {}) } },
+          },
+        }
+      : {}),
+    responses,
+  };
 }
 
-const PROBLEM_SCHEMA = {
-  type: 'object',
-  required: ['@context', '@type', 'hydra:title', 'hydra:description', 'type', 'title', 'status', 'detail'],
-  properties: {
-    '@context': { type: 'string', const: '/contexts/Error' },
-    '@type': { type: 'string', const: 'hydra:Error' },
-    'hydra:title': { type: 'string' },
-    'hydra:description': { type: 'string' },
-    type: { type: 'string', example: '/errors/400' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string' },
-    violations: {
-      type: 'array',
-      items: { type: 'object', properties: { propertyPath: { type: 'string' }, message: { type: 'string' } } },
-    },
-  },
-};
+/** `GET /searches/:id/deliveries` → `getSearchesIdDeliveries`: stable names for client generators. */
+function operationId(op: OperationSpec): string {
+  const words = op.path.split(/[^a-zA-Z0-9]+/).filter(Boolean);
+  return op.method + (words.length > 0 ? words : ['root']).map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+}
+
+export const openApiPath = (path: string) => path.replace(/:([a-zA-Z]+)/g, '{$1}');
+
+export interface ApiDescription {
+  operations: OperationSpec[];
+  tags: { name: string; description: string }[];
+  version: string;
+}
 
 /** OpenAPI 3.1 description of the HTTP API, built from the same schemas that validate requests. */
-export function buildOpenApiDocument(operations: OperationSpec[], info: { version: string }): Record<string, unknown> {
+export function buildOpenApiDocument(api: ApiDescription): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of operations) {
-    const parameters: unknown[] = [];
-    for (const [name, description] of Object.entries(op.pathParams ?? {})) {
-      parameters.push({ name, in: 'path', required: true, description, schema: { type: 'string' } });
-    }
-    const queryParameters = new Map<string, Record<string, unknown>>();
-    if (op.query) {
-      for (const [name, schema] of Object.entries(objectShape(op.query))) {
-        const json = jsonSchemaOf(schema);
-        const isObject = json['type'] === 'object' || json['type'] === 'array';
-        queryParameters.set(name, {
-          name,
-          in: 'query',
-          required: !schema.safeParse(undefined).success,
-          schema: json,
-          ...(isObject ? { style: 'deepObject', explode: true } : {}),
-        });
-      }
-    }
-    for (const parameter of op.parameters ?? []) {
-      queryParameters.set(parameter.name, {
-        name: parameter.name,
-        in: 'query',
-        required: parameter.required ?? false,
-        description: parameter.description,
-        schema: parameter.schema,
-        ...(parameter.style ? { style: parameter.style } : {}),
-        ...(parameter.explode !== undefined ? { explode: parameter.explode } : {}),
-      });
-    }
-    parameters.push(...queryParameters.values());
-    const responses: Record<string, unknown> = {};
-    for (const [status, response] of Object.entries(op.responses)) {
-      const { description, headers }: ResponseSpec = typeof response === 'string' ? { description: response } : response;
-      const content = Number(status) >= 400
-        ? { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } }
-        : { 'application/ld+json': { schema: { type: 'object' } } };
-      responses[status] = { description, ...(headers ? { headers: responseHeaders(headers) } : {}), content };
-    }
-    if (!op.public) responses['401'] ??= { description: 'Missing or unknown X-API-KEY', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
-    const openApiPath = op.path.replace(/:([a-zA-Z]+)/g, '{$1}');
-    paths[openApiPath] ??= {};
-    paths[openApiPath][op.method] = {
-      tags: [op.tag],
-      summary: op.summary,
-      ...(op.description ? { description: op.description } : {}),
-      ...(op.public ? { security: [] } : {}),
-      parameters,
-      ...(op.body
-        ? {
-            requestBody: {
-              required: true,
-              description: op.body.description,
-              content: {
-                'application/json': {
-                  ...(op.body.schema ? { schema: jsonSchemaOf(op.body.schema) } : {}),
-                  ...(op.body.example !== undefined ? { example: op.body.example } : {}),
-                },
-              },
-            },
-          }
-        : {}),
-      responses,
-    };
+  const operationIds = new Set<string>();
+  for (const op of api.operations) {
+    const path = openApiPath(op.path);
+    paths[path] ??= {};
+    if (paths[path][op.method]) throw new Error(`${op.method.toUpperCase()} ${path} is described twice`);
+    const id = operationId(op);
+    if (operationIds.has(id)) throw new Error(`operationId ${id} is not unique`);
+    operationIds.add(id);
+    paths[path][op.method] = operation(op);
   }
   return {
     openapi: '3.1.0',
     info: {
       title: 'Property listings search and alerts',
-      version: info.version,
-      description:
-        'Hydra JSON-LD API over French real-estate listings. Query strings use bracket notation ' +
-        '(`propertyTypes[]=0`, `order[price]=asc`). Points of interest, transit stations outside the curated ' +
-        'Paris network, and demo listings are synthetic (seeded generators), labelled as such.',
+      version: api.version,
+      description: [
+        'Hydra JSON-LD API over French real-estate listings: property documents grouping the adverts of one good, market indicators, ' +
+          'city and department lookups, saved searches, and webhooks for new matches and advert events.',
+        '**Authentication**: every route needs an `X-API-KEY` header but health, these docs and the unsubscribe link. ' +
+          'Missing, unknown or revoked key → 401; an admin route with another key → 403.',
+        '**Rate limits**: each API key but the admin key has an allowance (requests per window, in bursts); its answers carry ' +
+          '`RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy`, and past the allowance the answer is 429 ' +
+          'with `Retry-After`.',
+        '**Request ids**: send `X-Request-Id` to follow a request through the logs; every answer carries one (yours, or a new one).',
+        '**Query strings** use bracket notation (`propertyTypes[]=0&propertyTypes[]=1`, `order[price]=asc`, ' +
+          '`expressions[0][1][options][includes]=false`), parsed with bounds: nesting depth 5, lists up to 1000 items, 3000 parameters, ' +
+          '64 KiB (414 beyond).',
+        '**Errors** are `application/problem+json` in API Platform\'s Hydra shape (`Problem`), with `violations` naming each bad input.',
+        '**Synthetic data**: points of interest, transit stations outside the curated Paris network, and demo listings come from seeded ' +
+          'generators and are labelled as such.',
+      ].join('\n\n'),
     },
+    tags: api.tags,
     security: [{ apiKey: [] }],
-    components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' } },
-      schemas: { Problem: PROBLEM_SCHEMA },
-    },
     paths,
+    webhooks: webhooks(),
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'An account key (`imk_<keyId>_<secret>`), a configured key, or the admin key' } },
+      parameters: {
+        RequestId: {
+          name: REQUEST_ID_HEADER,
+          in: 'header',
+          required: false,
+          description:
+            'Your id for this request (printable, at most 128 characters), returned in the `X-Request-Id` response header and written in ' +
+            'the logs; a new UUID replaces one that is absent or unusable.',
+          schema: { type: 'string' },
+        },
+      },
+      headers: COMPONENT_HEADERS,
+      schemas: COMPONENT_SCHEMAS,
+    },
   };
 }

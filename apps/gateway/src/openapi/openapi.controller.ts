@@ -1,16 +1,25 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/public.decorator';
+import { OPENAPI_JSON_ALIAS, OPENAPI_JSON_PATH } from './docs-page';
 import { buildOpenApiDocument } from './openapi-document';
-import { API_OPERATIONS } from './operations';
+import { API_DESCRIPTION } from './operations';
+import { StaticBody, sendStatic } from './static-body';
 
-/** `GET /docs.json`: the OpenAPI description, public so client generators can fetch it. */
+/** Paths without their leading slash, as Nest route decorators take them. */
+const routePath = (path: string) => path.slice(1);
+
+/**
+ * The OpenAPI description at `/docs/openapi.json` (and `/docs.json`, its first address), public so
+ * that client generators and the docs page can fetch it. Built once, sent with an ETag.
+ */
 @Controller()
 @Public()
 export class OpenApiController {
-  private readonly document = buildOpenApiDocument(API_OPERATIONS, { version: '1.0.0' });
+  private readonly document = new StaticBody(Buffer.from(JSON.stringify(buildOpenApiDocument(API_DESCRIPTION)), 'utf8'), 'application/json; charset=utf-8');
 
-  @Get('docs.json')
-  openApi() {
-    return this.document;
+  @Get([routePath(OPENAPI_JSON_PATH), routePath(OPENAPI_JSON_ALIAS)])
+  openApi(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return sendStatic(request, reply, this.document, { 'cache-control': 'no-cache' });
   }
 }

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MAX_INGEST_BATCH, MAX_POI_RADIUS_KM } from '@immo/contracts';
+import { ADVERT_WEBHOOK_KINDS, MAX_INGEST_BATCH, MAX_POI_RADIUS_KM } from '@immo/contracts';
 import { DEFAULT_ITEMS_PER_PAGE, DEFAULT_ORDER, MAX_ITEMS_PER_PAGE, SIMILARITY, describeParameters } from '@immo/property-criteria';
 import { IGNORED_PARAMETERS_HEADER } from '../listings/property-pages';
 import { autocompleteQuerySchema, citiesQuerySchema, pointsOfInterestQuerySchema } from '../geo/geo-query-schemas';
-import type { OperationSpec } from './openapi-document';
-
-const problems = { '400': 'Invalid parameters; `violations` names each one' };
+import { collectionOf } from './component-schemas';
+import { DOCS_ASSET_NAMES, DOCS_ASSETS_PATH, DOCS_PATH, OPENAPI_JSON_ALIAS, OPENAPI_JSON_PATH } from './docs-page';
+import { ref, UUID } from './json-schema';
+import type { ApiDescription, OperationSpec, QueryParameterSpec } from './openapi-document';
 
 const DEFAULT_ORDER_TEXT = DEFAULT_ORDER.map((clause) => `order[${clause.field}]=${clause.direction}`).join('&');
 
@@ -22,50 +23,138 @@ function snapshotExample(): unknown {
   }
 }
 
+const SEARCH_ID = { description: 'Search UUID', schema: UUID };
+const PROPERTY_ID = { description: 'Property UUID', schema: UUID };
+const PAGE: QueryParameterSpec = { name: 'page', description: 'Page, from 1', schema: { type: 'integer', minimum: 1, default: 1 } };
+const PLATFORM_ORIGIN = { platformorigin: { description: 'Where the write comes from (an app, a site); stored on the search, at most 200 characters', schema: { type: 'string', maxLength: 200 } } };
+const IGNORED = { sharedHeaders: [IGNORED_PARAMETERS_HEADER] };
+const DOCS_ROUTE = { tag: 'docs', public: true, upstream: false } as const;
+const ADMIN = { adminOnly: true } as const;
+
+/** A saved search as a client would write it: the docs page shows it rather than every optional field. */
+export const SEARCH_EXAMPLE = {
+  title: 'Flats in Lyon under 300,000 €',
+  transactionType: 0,
+  propertyTypes: [0],
+  budgetMax: 300000,
+  surfaceMin: 40,
+  includedCities: ['/cities/69123'],
+  notificationEnabled: true,
+  endpointRecipient: 'https://alerts.example.com/webhooks/matches',
+  eventEndpoint: 'https://alerts.example.com/webhooks/events',
+  subscribedEvents: ['ad.update.price', 'ad.update.expired'],
+};
+
+/** `order[<field>]` of the property collection, as the criteria library describes it. */
+const PROPERTY_ORDER = describeParameters('properties').filter((parameter) => parameter.name.startsWith('order['));
+
+/** Tags in the order the docs page shows them. */
+export const API_TAGS = [
+  { name: 'properties', description: 'Property documents: the adverts of one good, grouped, searched with ~90 filters' },
+  { name: 'indicators', description: 'Market indicators and points of interest' },
+  { name: 'geo', description: 'Cities (communes and municipal arrondissements), departments and location autocomplete' },
+  { name: 'searches', description: 'Saved searches of the calling account, and the unsubscribe link' },
+  { name: 'alerts', description: 'Matches, webhook deliveries, their live stream, the signing secret and the tester; the payloads are under Webhooks' },
+  { name: 'accounts', description: 'Accounts and their API keys (admin key)' },
+  { name: 'ingestion', description: 'Advert snapshots from crawlers and the property read models (admin key)' },
+  { name: 'entrypoint', description: 'Where each collection lives' },
+  { name: 'health', description: 'Liveness and readiness probes, and metrics (no key)' },
+  { name: 'docs', description: 'This reference: the page, its assets and the OpenAPI document (no key)' },
+  { name: 'webhooks', description: 'What the service POSTs to a saved search\'s endpoints, signed per Standard Webhooks' },
+];
+
 /** Every HTTP operation the gateway serves, for the OpenAPI document. */
 export const API_OPERATIONS: OperationSpec[] = [
-  { method: 'get', path: '/health/live', tag: 'health', summary: 'Liveness: the process answers', responses: { '200': 'Alive' }, public: true },
+  {
+    method: 'get',
+    path: '/health/live',
+    tag: 'health',
+    summary: 'Liveness: the process answers',
+    responses: { '200': { description: 'Alive', schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', const: 'ok' } } } } },
+    public: true,
+    upstream: false,
+  },
   {
     method: 'get',
     path: '/health/ready',
     tag: 'health',
-    summary: 'Readiness: NATS connected and every service answering with its stores ready',
-    responses: { '200': 'Ready', '503': 'Not ready; the body names what failed' },
+    summary: 'Readiness: NATS connected and every service answering a ping within 1 s with its stores ready',
+    responses: {
+      '200': { description: 'Ready', schema: ref('HealthCheck') },
+      '503': { description: 'Not ready; `details` names what failed', schema: ref('HealthCheck'), contentType: 'application/json' },
+    },
     public: true,
+    upstream: false,
   },
-  { method: 'get', path: '/', tag: 'entrypoint', summary: 'Entry point listing the resource collections', responses: { '200': 'Entry point' } },
+  {
+    method: 'get',
+    path: '/metrics',
+    tag: 'health',
+    summary: 'Prometheus metrics of this gateway process (scraped inside the cluster)',
+    responses: { '200': { description: 'Prometheus text exposition format', contentType: 'text/plain', schema: { type: 'string' } } },
+    public: true,
+    upstream: false,
+  },
+  {
+    method: 'get',
+    path: '/',
+    tag: 'entrypoint',
+    summary: 'Entry point listing the resource collections',
+    responses: { '200': { description: 'Entry point', schema: ref('Entrypoint') } },
+    upstream: false,
+  },
   {
     method: 'get',
     path: '/cities',
     tag: 'geo',
-    summary: 'Cities (communes and the municipal arrondissements of Paris, Lyon and Marseille)',
-    description: 'Pages of 30 items, ordered by name. `polygon[<i>][lat]` / `polygon[<i>][lon]` keeps cities whose point lies inside.',
+    summary: 'Cities (communes and the municipal arrondissements of Paris, Lyon and Marseille), 30 a page, by name',
+    description: 'Filters combine with AND. Answers a Hydra collection of City list items.',
     query: citiesQuerySchema,
-    responses: { '200': 'Hydra collection of City list items', ...problems },
+    queryDescriptions: {
+      excludeGroupedCities: 'Leave out the cities that group others (Paris, Lyon, Marseille), so a postal code yields the arrondissement alone',
+      'insee[]': 'INSEE codes (`insee=69123` for one)',
+      'zipcode[]': 'Postal codes (`zipcode=75015` for one); a city matches any of its postal codes',
+      polygon: 'Cities whose point lies inside the polygon, written `polygon[<i>][lat]=…&polygon[<i>][lon]=…`, at least 3 points',
+      libelle: 'Part of the label `<name> (<zipcode>)`, insensitive to case and accents',
+      name: 'The name, with or without its article (`Le Havre`, `havre`), insensitive to case and accents',
+      slug: 'The slug of the official name (`saint-etienne`)',
+      'order[name]': 'By name without article (digits compared as numbers); default asc',
+      page: 'Page, from 1',
+    },
+    responses: { '200': { description: 'Hydra collection of City list items', schema: collectionOf('CityListItem') } },
   },
   {
     method: 'get',
     path: '/cities/:id',
     tag: 'geo',
     summary: 'One city',
-    pathParams: { id: 'integer city id (stable, derived from the INSEE code)' },
-    responses: { '200': 'City', '400': 'Malformed id', '404': 'Unknown city' },
+    pathParams: { id: { description: 'City id (stable, derived from the INSEE code)', schema: { type: 'integer', minimum: 1, maximum: 999_999_999 } } },
+    responses: { '200': { description: 'City', schema: ref('CityResource') }, '400': 'Malformed id', '404': 'Unknown city' },
   },
   {
     method: 'get',
     path: '/departments/:id',
     tag: 'geo',
     summary: 'One department',
-    pathParams: { id: 'integer department id' },
-    responses: { '200': 'Department', '400': 'Malformed id', '404': 'Unknown department' },
+    pathParams: { id: { description: 'Department id: the code as a number (2A → 201, 2B → 202)', schema: { type: 'integer', minimum: 1, maximum: 999_999_999 } } },
+    responses: { '200': { description: 'Department', schema: ref('Department') }, '400': 'Malformed id', '404': 'Unknown department' },
   },
   {
     method: 'get',
     path: '/public/location-autocomplete',
     tag: 'geo',
-    summary: 'Cities and departments matching a term (name or postal code prefix), insensitive to accents, case and punctuation',
+    summary: 'Up to 10 cities and departments matching a term (name or postal code prefix)',
+    description:
+      'Insensitive to accents, case, hyphens and apostrophes; `st` stands for `saint`. Ranked exact match, then prefix, then population. ' +
+      '`q` or `query` is required.',
     query: autocompleteQuerySchema,
-    responses: { '200': 'hydra:member holds Location suggestions', ...problems },
+    queryDescriptions: {
+      q: 'The term (or `query`)',
+      query: 'The term (or `q`)',
+      'excludedCitiesIds[]': 'City IRIs to leave out (`/cities/42218`)',
+      'excludedDepartmentsIds[]': 'Department IRIs to leave out (`/departments/42`)',
+    },
+    responses: { '200': { description: '`hydra:member` holds the Location suggestions', schema: collectionOf('LocationSuggestion') } },
   },
   {
     method: 'get',
@@ -74,9 +163,9 @@ export const API_OPERATIONS: OperationSpec[] = [
     summary: 'Points of interest around a point (SYNTHETIC data: generated around communes, scaled by population)',
     description: `All parameters are required; radius is in kilometres, at most ${MAX_POI_RADIUS_KM}. No offline source of real points of interest exists, so these are synthetic unless an operator loads a real extract.`,
     query: pointsOfInterestQuerySchema,
-    responses: { '200': 'Collection of points of interest', ...problems },
+    queryDescriptions: { 'facilities[]': 'Facility categories', lat: 'Latitude of the centre', lon: 'Longitude of the centre', radius: 'Kilometres' },
+    responses: { '200': { description: 'Collection of points of interest', schema: collectionOf('PointOfInterest') } },
   },
-
   {
     method: 'get',
     path: '/documents/properties',
@@ -98,20 +187,7 @@ export const API_OPERATIONS: OperationSpec[] = [
       'A bad value is refused with 400, `violations` naming each bad parameter as written (`propertyTypes[1]`). An unknown ' +
       `parameter is not an error: it is ignored and named in the \`${IGNORED_PARAMETERS_HEADER}\` response header.`,
     parameters: describeParameters('properties'),
-    responses: {
-      '200': {
-        description: 'Hydra collection of PropertyDocument',
-        headers: {
-          [IGNORED_PARAMETERS_HEADER]: {
-            description:
-              'Comma-separated names of the query parameters this endpoint does not read (top-level names, and ' +
-              '`order[<key>]` for a field it does not sort by); they were ignored. Absent when every parameter was read.',
-            schema: { type: 'string', examples: ['colour, order[rooms]'] },
-          },
-        },
-      },
-      ...problems,
-    },
+    responses: { '200': { description: 'Hydra collection of PropertyDocument', schema: collectionOf('PropertyDocument'), ...IGNORED } },
   },
   {
     method: 'get',
@@ -126,9 +202,13 @@ export const API_OPERATIONS: OperationSpec[] = [
       `${SIMILARITY.radiusKm} km (half of it when a location is missing); \`order[...]\` given by the client ranks first, the ` +
       'score then breaks ties, then the uuid. `fromDate` keeps properties created since that date. Hydra collection of ' +
       'PropertyDocument with the exact `hydra:totalItems`.',
-    pathParams: { id: 'property UUID' },
+    pathParams: { id: PROPERTY_ID },
     parameters: describeParameters('similar'),
-    responses: { '200': 'Hydra collection of PropertyDocument', '400': 'Malformed UUID or parameter', '404': 'Unknown property' },
+    responses: {
+      '200': { description: 'Hydra collection of PropertyDocument', schema: collectionOf('PropertyDocument'), ...IGNORED },
+      '400': 'Malformed UUID or parameter',
+      '404': 'Unknown property',
+    },
   },
   {
     method: 'get',
@@ -143,15 +223,15 @@ export const API_OPERATIONS: OperationSpec[] = [
       'of the property\'s creation, Paris time, to that period\'s mean. No match gives one member with nulls and an empty ' +
       'series. Values are rounded to the cent.',
     parameters: describeParameters('price_per_meter'),
-    responses: { '200': 'Hydra collection with one price per meter statistic', ...problems },
+    responses: { '200': { description: 'Hydra collection with one price per meter statistic', schema: collectionOf('PricePerMeter'), ...IGNORED } },
   },
   {
     method: 'get',
     path: '/documents/properties/:id',
     tag: 'properties',
     summary: 'One property document',
-    pathParams: { id: 'property UUID' },
-    responses: { '200': 'PropertyDocument', '400': 'Malformed UUID', '404': 'Unknown property' },
+    pathParams: { id: PROPERTY_ID },
+    responses: { '200': { description: 'PropertyDocument', schema: ref('PropertyDocument') }, '400': 'Malformed UUID', '404': 'Unknown property' },
   },
   {
     method: 'post',
@@ -165,30 +245,47 @@ export const API_OPERATIONS: OperationSpec[] = [
       '(with violations naming each bad field); rejected items change nothing. The same body may be sent as ' +
       '`{"snapshots": [...]}`. Crawlers inside the cluster can send `{"snapshots": [...]}` to the NATS subject ' +
       '`listings.cmd.ingest-adverts.v1` instead.',
-    body: { description: 'Array of advert snapshots', example: snapshotExample() },
-    responses: { '200': 'One result per snapshot', '400': 'Not an array of 1..1000 items', '403': 'Not the admin key', '413': 'Body too large' },
+    ...ADMIN,
+    body: {
+      description: 'Advert snapshots: an array, or `{"snapshots": [...]}`. Each item is validated on its own.',
+      schema: {
+        oneOf: [
+          { type: 'array', minItems: 1, maxItems: MAX_INGEST_BATCH, items: ref('AdvertSnapshot') },
+          { type: 'object', required: ['snapshots'], additionalProperties: false, properties: { snapshots: { type: 'array', minItems: 1, maxItems: MAX_INGEST_BATCH, items: ref('AdvertSnapshot') } } },
+        ],
+      },
+      example: snapshotExample(),
+    },
+    responses: { '200': { description: 'One result per snapshot', schema: ref('IngestResult') }, '400': `Not an array of 1 to ${MAX_INGEST_BATCH} items` },
   },
   {
     method: 'post',
     path: '/admin/read-models/properties/rebuild',
     tag: 'ingestion',
     summary: 'Drop the property read models and replay the advert event log into them; admin key only',
-    responses: { '202': 'Rebuild started', '403': 'Not the admin key' },
+    ...ADMIN,
+    responses: { '202': { description: 'Rebuild started', schema: { type: 'object', required: ['status'], properties: { status: { type: 'string' } } } } },
   },
   {
     method: 'get',
     path: '/admin/read-models/properties/status',
     tag: 'ingestion',
-    summary: 'Projection checkpoint and read-model sizes; admin key only',
-    responses: { '200': 'Status', '403': 'Not the admin key' },
+    summary: 'Projection checkpoint, outbox backlog, read-model sizes and the answering process; admin key only',
+    ...ADMIN,
+    responses: { '200': { description: 'Status', schema: ref('ProjectionStatus') } },
   },
   {
     method: 'post',
     path: '/searches',
     tag: 'searches',
     summary: 'Create a saved search for the calling account',
-    body: { description: 'A Search: `title`, `transactionType`, `propertyTypes` required; any filter of GET /documents/properties (not `page`, `itemsPerPage`, `order`), validated as there; `includedCities`/`excludedCities` as `/cities/<id>`, `includedDepartments` as `/departments/<id>`, `includedSiteCategories`/`excludedSiteCategories`; `expressions` nested or as one query-string text; `notificationEnabled` (default false, needs an endpoint), `endpointRecipient` and `eventEndpoint` (https, not private), `subscribedEvents` (the six event kinds), `notificationRecipient` (e-mail), `hidePropertyContact`. Unknown fields are refused; server-written fields are ignored. At most 64 KiB.' },
-    responses: { '201': 'The stored Search', '400': 'Invalid fields; `violations` names each one', '409': 'The account holds the most searches it may', '413': 'Body over 64 KiB' },
+    headers: PLATFORM_ORIGIN,
+    body: { description: 'A Search', schema: ref('SearchInput'), example: SEARCH_EXAMPLE },
+    responses: {
+      '201': { description: 'The stored Search', schema: ref('Search') },
+      '409': 'The account holds the most searches it may',
+      '413': 'Body over 64 KiB',
+    },
   },
   {
     method: 'get',
@@ -199,42 +296,44 @@ export const API_OPERATIONS: OperationSpec[] = [
       { name: 'notificationEnabled', description: 'Only searches with notifications on (true) or off (false)', schema: { type: 'boolean' } },
       { name: 'title', description: 'Case-insensitive part of the title', schema: { type: 'string' } },
       { name: 'order[title]', description: 'Order by title instead of creation', schema: { type: 'string', enum: ['asc', 'desc'] } },
-      { name: 'page', description: 'Page, from 1', schema: { type: 'integer', minimum: 1 } },
+      PAGE,
     ],
-    responses: { '200': 'Hydra collection of Search' },
+    responses: { '200': { description: 'Hydra collection of Search', schema: collectionOf('Search'), ...IGNORED } },
   },
   {
     method: 'get',
     path: '/searches/:id',
     tag: 'searches',
-    summary: 'One saved search of the calling account (another account\'s answers 404)',
-    pathParams: { id: 'search UUID' },
-    responses: { '200': 'Search', '400': 'Malformed UUID', '404': 'Unknown search' },
+    summary: "One saved search of the calling account (another account's answers 404)",
+    pathParams: { id: SEARCH_ID },
+    responses: { '200': { description: 'Search', schema: ref('Search') }, '400': 'Malformed UUID', '404': 'Unknown search' },
   },
   {
     method: 'post',
     path: '/searches/:id',
     tag: 'searches',
     summary: 'Replace every body field of a saved search (PUT does the same)',
-    pathParams: { id: 'search UUID' },
-    body: { description: 'A Search: `title`, `transactionType`, `propertyTypes` required; any filter of GET /documents/properties (not `page`, `itemsPerPage`, `order`), validated as there; `includedCities`/`excludedCities` as `/cities/<id>`, `includedDepartments` as `/departments/<id>`, `includedSiteCategories`/`excludedSiteCategories`; `expressions` nested or as one query-string text; `notificationEnabled` (default false, needs an endpoint), `endpointRecipient` and `eventEndpoint` (https, not private), `subscribedEvents` (the six event kinds), `notificationRecipient` (e-mail), `hidePropertyContact`. Unknown fields are refused; server-written fields are ignored. At most 64 KiB.' },
-    responses: { '200': 'The updated Search', '400': 'Invalid fields or malformed UUID', '404': 'Unknown search' },
+    pathParams: { id: SEARCH_ID },
+    headers: PLATFORM_ORIGIN,
+    body: { description: 'A Search; every field is replaced', schema: ref('SearchInput'), example: SEARCH_EXAMPLE },
+    responses: { '200': { description: 'The updated Search', schema: ref('Search') }, '400': 'Invalid fields or malformed UUID', '404': 'Unknown search', '413': 'Body over 64 KiB' },
   },
   {
     method: 'put',
     path: '/searches/:id',
     tag: 'searches',
     summary: 'Replace every body field of a saved search',
-    pathParams: { id: 'search UUID' },
-    body: { description: 'As POST /searches/{id}' },
-    responses: { '200': 'The updated Search', '400': 'Invalid fields or malformed UUID', '404': 'Unknown search' },
+    pathParams: { id: SEARCH_ID },
+    headers: PLATFORM_ORIGIN,
+    body: { description: 'A Search; every field is replaced', schema: ref('SearchInput'), example: SEARCH_EXAMPLE },
+    responses: { '200': { description: 'The updated Search', schema: ref('Search') }, '400': 'Invalid fields or malformed UUID', '404': 'Unknown search', '413': 'Body over 64 KiB' },
   },
   {
     method: 'delete',
     path: '/searches/:id',
     tag: 'searches',
-    summary: 'Delete a saved search',
-    pathParams: { id: 'search UUID' },
+    summary: 'Delete a saved search (its pending deliveries are dropped)',
+    pathParams: { id: SEARCH_ID },
     responses: { '204': 'Deleted', '400': 'Malformed UUID', '404': 'Unknown search' },
   },
   {
@@ -242,94 +341,119 @@ export const API_OPERATIONS: OperationSpec[] = [
     path: '/searches/:id/properties',
     tag: 'searches',
     summary: 'The properties the saved search selects, exactly as GET /documents/properties answers its criteria',
-    pathParams: { id: 'search UUID' },
+    description: 'Only paging and order are read from this query; any other parameter is named in `X-Ignored-Parameters`.',
+    pathParams: { id: SEARCH_ID },
     parameters: [
-      { name: 'page', description: 'Page, from 1', schema: { type: 'integer', minimum: 1 } },
-      { name: 'itemsPerPage', description: `Items per page (default ${DEFAULT_ITEMS_PER_PAGE.properties}, at most ${MAX_ITEMS_PER_PAGE})`, schema: { type: 'integer', minimum: 0 } },
+      PAGE,
+      { name: 'itemsPerPage', description: `Items per page (default ${DEFAULT_ITEMS_PER_PAGE.properties}, at most ${MAX_ITEMS_PER_PAGE}, 0 for the count only)`, schema: { type: 'integer', minimum: 0, maximum: MAX_ITEMS_PER_PAGE } },
+      ...PROPERTY_ORDER,
     ],
-    responses: { '200': 'Hydra collection of PropertyDocument', '404': 'Unknown search' },
+    responses: { '200': { description: 'Hydra collection of PropertyDocument', schema: collectionOf('PropertyDocument'), ...IGNORED }, '404': 'Unknown search' },
   },
   {
     method: 'get',
     path: '/searches/:id/matches',
     tag: 'alerts',
     summary: "The search's matches (one per property that newly met its criteria after it was saved), newest first, 30 a page, each with its propertyDocument",
-    pathParams: { id: 'search UUID' },
-    parameters: [{ name: 'page', description: 'Page, from 1', schema: { type: 'integer', minimum: 1 } }],
-    responses: { '200': 'Hydra collection of Match', '400': 'Malformed UUID or page', '404': 'Unknown search' },
+    pathParams: { id: SEARCH_ID },
+    parameters: [PAGE],
+    responses: { '200': { description: 'Hydra collection of Match', schema: collectionOf('Match'), ...IGNORED }, '400': 'Malformed UUID or page', '404': 'Unknown search' },
   },
   {
     method: 'get',
     path: '/searches/:id/deliveries',
     tag: 'alerts',
     summary: "The search's webhook deliveries, newest first: kind, endpoint, status (pending, delivered, failed) and every attempt (time, status code, duration, error)",
-    pathParams: { id: 'search UUID' },
-    parameters: [
-      { name: 'page', description: 'Page, from 1', schema: { type: 'integer', minimum: 1 } },
-      { name: 'itemsPerPage', description: 'Items per page (default 30, at most 100)', schema: { type: 'integer', minimum: 1, maximum: 100 } },
-    ],
-    responses: { '200': 'Hydra collection of Delivery', '400': 'Malformed UUID or paging', '404': 'Unknown search' },
+    pathParams: { id: SEARCH_ID },
+    parameters: [PAGE, { name: 'itemsPerPage', description: 'Items per page (default 30, at most 100)', schema: { type: 'integer', minimum: 1, maximum: 100, default: 30 } }],
+    responses: { '200': { description: 'Hydra collection of Delivery', schema: collectionOf('Delivery'), ...IGNORED }, '400': 'Malformed UUID or paging', '404': 'Unknown search' },
   },
   {
     method: 'get',
     path: '/searches/:id/deliveries/:deliveryId',
     tag: 'alerts',
     summary: 'One delivery; its id is the `webhook-id` header every attempt sent',
-    pathParams: { id: 'search UUID', deliveryId: 'delivery UUID' },
-    responses: { '200': 'Delivery', '400': 'Malformed UUID', '404': 'Unknown search or delivery' },
+    pathParams: { id: SEARCH_ID, deliveryId: { description: 'Delivery UUID', schema: UUID } },
+    responses: { '200': { description: 'Delivery', schema: ref('Delivery') }, '400': 'Malformed UUID', '404': 'Unknown search or delivery' },
   },
   {
     method: 'post',
     path: '/searches/:id/deliveries/:deliveryId/retry',
     tag: 'alerts',
     summary: 'Send a delivery again now, with the same `webhook-id`, whatever its status',
-    pathParams: { id: 'search UUID', deliveryId: 'delivery UUID' },
-    responses: { '202': 'The delivery, pending again', '400': 'Malformed UUID', '404': 'Unknown search or delivery' },
+    pathParams: { id: SEARCH_ID, deliveryId: { description: 'Delivery UUID', schema: UUID } },
+    responses: { '202': { description: 'The delivery, pending again', schema: ref('Delivery') }, '400': 'Malformed UUID', '404': 'Unknown search or delivery' },
   },
   {
     method: 'get',
     path: '/searches/:id/stream',
     tag: 'alerts',
-    summary: "Server-Sent Events: the search's notifications as they happen (`id` the delivery id, `event` match or the event kind, `data` the webhook body)",
-    description: '`Last-Event-ID` (header, or `lastEventId` in the query) resumes after that notification. A comment line every 15 s keeps idle connections open.',
-    pathParams: { id: 'search UUID' },
-    parameters: [{ name: 'lastEventId', description: 'Resume after this notification id (as the Last-Event-ID header)', schema: { type: 'string', format: 'uuid' } }],
-    responses: { '200': '`text/event-stream`', '400': 'Malformed UUID', '404': 'Unknown search' },
+    summary: "Server-Sent Events: the search's notifications as they happen",
+    description:
+      'Each event has `id` the delivery id, `event` `match` or the event kind, and `data` the webhook body (the Match or Event ' +
+      'payload under Webhooks). `Last-Event-ID` (header, or `lastEventId` in the query) resumes after that notification. A ' +
+      'comment line every 15 s keeps idle connections open.',
+    pathParams: { id: SEARCH_ID },
+    headers: { 'Last-Event-ID': { description: 'Resume after this notification (what EventSource sends on reconnecting)', schema: UUID } },
+    parameters: [{ name: 'lastEventId', description: 'Resume after this notification id, for clients that cannot set the Last-Event-ID header', schema: UUID }],
+    responses: {
+      '200': {
+        description: 'The event stream (its headers are written directly: `X-Request-Id`, not the RateLimit headers)',
+        rateLimitHeaders: false,
+        contentType: 'text/event-stream',
+        schema: { type: 'string', examples: ['id: 4b1e0c2d-…\nevent: match\ndata: {"@context":"/contexts/Match",…}\n\n'] },
+      },
+      '400': 'Malformed UUID or Last-Event-ID',
+      '404': 'Unknown search',
+    },
   },
   {
     method: 'get',
     path: '/account/webhook-secret',
     tag: 'alerts',
     summary: 'The secret webhooks of the calling account are signed with (Standard Webhooks, `whsec_...`)',
-    description: 'Every webhook carries `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`); any Standard Webhooks library verifies them.',
-    responses: { '200': '`{"secret": "whsec_..."}`' },
+    description:
+      'Every webhook carries `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`); ' +
+      'any Standard Webhooks library verifies them.',
+    responses: { '200': { description: 'The secret', schema: ref('WebhookSecret') } },
   },
   {
     method: 'post',
     path: '/account/webhook-secret/rotate',
     tag: 'alerts',
     summary: 'Make a new signing secret; for 24 hours webhooks carry signatures by both the new and the previous one',
-    responses: { '200': '`{"secret": "whsec_..."}`, the new one' },
+    responses: { '200': { description: 'The new secret', schema: ref('WebhookSecret') } },
   },
   {
     method: 'get',
     path: '/webhook-tester',
     tag: 'alerts',
     summary: 'Send a sample notification, signed like real ones, to an https endpoint: a Match without eventType, an Event of that kind with it',
+    description: 'The sample is built from a real property. Unknown parameters are refused (400), so a misspelt `eventType` never sends a Match by mistake.',
     parameters: [
       { name: 'endpoint', description: 'The https URL to send to (not a private address)', required: true, schema: { type: 'string', format: 'uri' } },
-      { name: 'eventType', description: 'One of the six event kinds; absent sends a Match', schema: { type: 'string', enum: ['property.ad.create', 'property.ad.update', 'ad.update.price', 'ad.update.surface', 'ad.update.pictures', 'ad.update.expired'] } },
+      { name: 'eventType', description: 'One of the six event kinds; absent sends a Match', schema: { type: 'string', enum: [...ADVERT_WEBHOOK_KINDS] } },
       { name: 'dryRun', description: 'true: answer the payload and headers without sending them', schema: { type: 'boolean' } },
     ],
-    responses: { '200': '`{success, code, error, durationMs, webhookId}` (`success` when the receiver said 200), or with dryRun `{dryRun, endpoint, headers, payload}`', '400': 'Missing or invalid endpoint, unknown eventType or unknown parameter' },
+    responses: {
+      '200': {
+        description: '`{success, code, error, durationMs, webhookId}` (`success` when the receiver said 200), or with dryRun the payload and headers',
+        schema: { oneOf: [ref('WebhookTestResult'), ref('WebhookDryRun')] },
+      },
+      '400': 'Missing or invalid endpoint, unknown eventType or unknown parameter',
+    },
   },
   {
     method: 'post',
     path: '/public/search/disable-notifications',
     tag: 'searches',
     summary: 'Turn notifications off with the search token of an alert (no API key; 10 requests a minute per address)',
-    body: { description: '`{"searchToken": "...", "reason"?: "...", "comment"?: "..."}`' },
-    responses: { '200': '`{"success": true}`', '400': 'Invalid body', '404': '`{"success": false}`: unknown token', '429': 'Too many requests' },
+    body: { description: 'The search token, and why', schema: ref('UnsubscribeRequest') },
+    responses: {
+      '200': { description: 'Notifications are off', schema: ref('UnsubscribeResult') },
+      '404': { description: 'Unknown token: `{"success": false}`', schema: ref('UnsubscribeResult'), contentType: 'application/json' },
+      '429': { description: 'More than 10 requests this minute from this address', sharedHeaders: ['Retry-After'] },
+    },
     public: true,
   },
   {
@@ -337,31 +461,84 @@ export const API_OPERATIONS: OperationSpec[] = [
     path: '/admin/accounts',
     tag: 'accounts',
     summary: 'Create an account and its first API key, shown once; admin key only',
-    body: { description: '`{"name": "..."}`' },
-    responses: { '201': '`{id, name, createdAt, keyId, apiKey}`', '400': 'Invalid name', '403': 'Not the admin key' },
+    ...ADMIN,
+    body: { description: 'The account name', schema: ref('CreateAccountRequest') },
+    responses: { '201': { description: 'The account and its key', schema: ref('CreatedAccount') } },
   },
   {
     method: 'get',
     path: '/admin/accounts',
     tag: 'accounts',
     summary: 'Accounts, 30 a page, with their keys by id (never the key); admin key only',
-    parameters: [{ name: 'page', description: 'Page, from 1', schema: { type: 'integer', minimum: 1 } }],
-    responses: { '200': 'Hydra collection of accounts', '403': 'Not the admin key' },
+    ...ADMIN,
+    parameters: [PAGE],
+    responses: { '200': { description: 'Hydra collection of accounts', schema: collectionOf('Account') } },
   },
   {
     method: 'post',
     path: '/admin/accounts/:id/keys',
     tag: 'accounts',
     summary: 'Issue another API key (rotation: older keys work until revoked), shown once; admin key only',
-    pathParams: { id: 'account UUID' },
-    responses: { '201': '`{keyId, apiKey}`', '404': 'Unknown account', '403': 'Not the admin key' },
+    ...ADMIN,
+    pathParams: { id: { description: 'Account UUID', schema: UUID } },
+    responses: { '201': { description: 'The new key', schema: ref('IssuedKey') }, '400': 'Malformed account id', '404': 'Unknown account' },
   },
   {
     method: 'delete',
     path: '/admin/accounts/:id/keys/:keyId',
     tag: 'accounts',
     summary: 'Revoke an API key: every gateway refuses it within seconds; admin key only',
-    pathParams: { id: 'account UUID', keyId: 'key id' },
-    responses: { '204': 'Revoked', '404': 'Unknown account or key', '403': 'Not the admin key' },
+    ...ADMIN,
+    pathParams: { id: { description: 'Account UUID', schema: UUID }, keyId: { description: 'Key id', schema: { type: 'string', pattern: '^[0-9a-f]{12}$' } } },
+    responses: { '204': 'Revoked', '400': 'Malformed account or key id', '404': 'Unknown account or key' },
+  },
+  {
+    method: 'get',
+    path: DOCS_PATH,
+    ...DOCS_ROUTE,
+    summary: 'This page: Swagger UI on the OpenAPI document',
+    responses: {
+      '200': {
+        description: 'The page, sent with a Content-Security-Policy (scripts, styles and requests from this origin only)',
+        contentType: 'text/html',
+        schema: { type: 'string' },
+        headers: { 'Content-Security-Policy': { description: 'The policy' }, ETag: { description: 'Content hash' } },
+      },
+      '304': 'Not modified (`If-None-Match`)',
+    },
+  },
+  {
+    method: 'get',
+    path: `${DOCS_ASSETS_PATH}/:file`,
+    ...DOCS_ROUTE,
+    summary: 'A file of the docs page (Swagger UI from the swagger-ui-dist package, and the script that starts it)',
+    pathParams: { file: { description: 'File name', schema: { type: 'string', enum: [...DOCS_ASSET_NAMES] } } },
+    parameters: [{ name: 'v', description: 'The content hash the page links with: with the current one the file may be cached for a year', schema: { type: 'string' } }],
+    responses: {
+      '200': {
+        description: 'The file (gzip when accepted); `Cache-Control` immutable when `v` is the current hash, revalidated otherwise',
+        contentType: ['text/javascript', 'text/css', 'image/png', 'application/json'],
+        schema: { type: 'string', contentMediaType: 'application/octet-stream' },
+        headers: { 'Cache-Control': { description: 'Caching policy' }, ETag: { description: 'Content hash' } },
+      },
+      '304': 'Not modified (`If-None-Match`)',
+      '404': 'No such file',
+    },
+  },
+  {
+    method: 'get',
+    path: OPENAPI_JSON_PATH,
+    ...DOCS_ROUTE,
+    summary: 'This OpenAPI 3.1 document',
+    responses: { '200': { description: 'The document', schema: { type: 'object', description: 'OpenAPI 3.1' } }, '304': 'Not modified (`If-None-Match`)' },
+  },
+  {
+    method: 'get',
+    path: OPENAPI_JSON_ALIAS,
+    ...DOCS_ROUTE,
+    summary: `This OpenAPI 3.1 document (its first address; prefer ${OPENAPI_JSON_PATH})`,
+    responses: { '200': { description: 'The document', schema: { type: 'object', description: 'OpenAPI 3.1' } }, '304': 'Not modified (`If-None-Match`)' },
   },
 ];
+
+export const API_DESCRIPTION: ApiDescription = { operations: API_OPERATIONS, tags: API_TAGS, version: '1.0.0' };

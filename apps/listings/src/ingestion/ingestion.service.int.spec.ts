@@ -173,4 +173,12 @@ describe('IngestionService (real JetStream event store)', () => {
     const reply = await ingestion.ingest([bad]);
     expect(reply.results[0]).toMatchObject({ status: 'rejected', violations: [expect.objectContaining({ propertyPath: 'price' })] });
   });
+
+  it('counts snapshots by outcome for the metrics: changed, unchanged, rejected', async () => {
+    const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), { now });
+    const snapshot = fresh();
+    await ingestion.ingest([snapshot, { ...fresh(), price: -1 }]);
+    await ingestion.ingest([snapshot]);
+    expect(ingestion.counters).toEqual({ changed: 1, unchanged: 1, rejected: 1 });
+  });
 });

@@ -34,6 +34,16 @@ interface Current {
 
 type Outcome = { advertId: string; propertyId: string | null; events: string[] };
 
+/** Snapshots ingested by this process, by outcome (for metrics). */
+export interface IngestionCounters {
+  /** Accepted, with events appended. */
+  changed: number;
+  /** Accepted, nothing new to append. */
+  unchanged: number;
+  /** Invalid, or could not be stored (retry later). */
+  rejected: number;
+}
+
 /**
  * An advert's state as last projected (the advert-states read model), or null when the advert was
  * never projected. It may lag behind the log: an append decided on a stale state fails its revision
@@ -60,6 +70,7 @@ export class IngestionService {
   private readonly written = new Map<string, Current>();
   private readonly serializer = new KeyedSerializer();
   private lastPosition: number | null = null;
+  readonly counters: IngestionCounters = { changed: 0, unchanged: 0, rejected: 0 };
 
   private readonly now: () => Date;
   private readonly projected: ProjectedAdvertLookup | null;
@@ -118,12 +129,16 @@ export class IngestionService {
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, resolved.length) }, worker));
 
     const accepted = results.filter((r) => r.status === 'accepted');
-    return {
+    const reply: IngestAdvertsReply = {
       accepted: accepted.length,
       rejected: results.length - accepted.length,
       unchanged: accepted.filter((r) => r.status === 'accepted' && r.events.length === 0).length,
       results,
     };
+    this.counters.changed += reply.accepted - reply.unchanged;
+    this.counters.unchanged += reply.unchanged;
+    this.counters.rejected += reply.rejected;
+    return reply;
   }
 
   /** Appends the expiry of adverts whose announced `expiredAt` has passed without a new crawl. */

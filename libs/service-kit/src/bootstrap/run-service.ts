@@ -1,17 +1,13 @@
 import { hostname } from 'node:os';
-import { Logger, type DynamicModule, type LogLevel } from '@nestjs/common';
+import { Logger, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import { queueGroupOf, type ServiceName } from '@immo/contracts';
 import type { ServiceConfig } from '../config/common-config';
+import { processNestLogger } from '../logging/logger';
+import { NatsRequestContextInterceptor } from '../logging/nats-request-context.interceptor';
 import { natsTransportOptions } from './nats-transport-options';
-
-const LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
-
-export function logLevelsUpTo(level: LogLevel): LogLevel[] {
-  return LEVELS.slice(0, LEVELS.indexOf(level) + 1);
-}
 
 export function instanceId(service: ServiceName): string {
   return `${service}@${hostname()}:${process.pid}`;
@@ -19,13 +15,21 @@ export function instanceId(service: ServiceName): string {
 
 /**
  * Starts one service: a NATS microservice in its queue group (replicas share the work) plus an
- * optional HTTP listener for Kubernetes probes when HEALTH_PORT is set.
+ * optional HTTP listener for Kubernetes probes and Prometheus (`/metrics`) when HEALTH_PORT is set.
+ * Logs go through the logger `configureLogging` set up; each NATS request's handler runs bound to
+ * the caller's request id.
  */
-export async function runService(service: ServiceName, config: ServiceConfig, rootModule: DynamicModule): Promise<NestFastifyApplication> {
+export async function runService(
+  service: ServiceName,
+  config: Pick<ServiceConfig, 'NATS_URL' | 'NATS_CONNECT_TIMEOUT_MS' | 'HEALTH_PORT'>,
+  rootModule: DynamicModule,
+): Promise<NestFastifyApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, new FastifyAdapter(), {
-    logger: logLevelsUpTo(config.LOG_LEVEL),
+    logger: processNestLogger(),
     bufferLogs: false,
   });
+  // Global to the app, and the microservice inherits the app's configuration.
+  app.useGlobalInterceptors(new NatsRequestContextInterceptor());
   app.connectMicroservice<MicroserviceOptions>(natsTransportOptions(service, config), { inheritAppConfig: true });
   app.enableShutdownHooks();
   await app.startAllMicroservices();

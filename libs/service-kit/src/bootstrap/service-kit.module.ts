@@ -5,6 +5,7 @@ import { pingSubject, type ServiceName } from '@immo/contracts';
 import { NatsRpcClient } from '../nats/nats-rpc-client';
 import { createPingController } from '../health/ping.controller';
 import { READINESS_CHECKS, SERVICE_IDENTITY, type ReadinessCheck } from '../health/readiness';
+import { MetricsController } from '../health/metrics.controller';
 import { ServiceHealthController } from '../health/service-health.controller';
 
 export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
@@ -35,7 +36,7 @@ class ShutdownCloser implements OnApplicationShutdown {
   }
 }
 
-/** What every service process shares: identity, NATS, RPC client, health ping and HTTP probes. */
+/** What every service process shares: identity, NATS, RPC client, health ping, HTTP probes and metrics. */
 @Module({})
 export class ServiceKitModule {
   static forService(options: ServiceKitOptions): DynamicModule {
@@ -58,7 +59,7 @@ export class ServiceKitModule {
       module: ServiceKitModule,
       global: true,
       imports: [TerminusModule],
-      controllers: [createPingController(pingSubject(options.service)), ServiceHealthController],
+      controllers: [createPingController(pingSubject(options.service)), ServiceHealthController, MetricsController],
       providers,
       exports: [SERVICE_IDENTITY, NATS_CONNECTION, NatsRpcClient, READINESS_CHECKS],
     };

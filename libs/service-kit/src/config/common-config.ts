@@ -7,6 +7,10 @@ const natsUrl = z
     message: 'must be one or more nats:// URLs separated by commas',
   });
 
+const logLevel = z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log');
+/** Unset: pretty on a terminal, JSON otherwise. */
+const logFormat = z.enum(['json', 'pretty']).optional();
+
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
 /** Variables every service reads. Production sets the store kinds and their URLs. */
@@ -19,7 +23,8 @@ export const serviceConfigShape = {
   DOCUMENT_STORE: z.enum(['embedded', 'mongo']).default('embedded'),
   MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional(),
   HEALTH_PORT: port(0),
-  LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+  LOG_LEVEL: logLevel,
+  LOG_FORMAT: logFormat,
 };
 
 /** A production store kind needs its URL; shared by every service's schema. */
@@ -88,7 +93,8 @@ export const gatewayConfigShape = {
   ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   RPC_TIMEOUT_MS: z.coerce.number().int().min(50).max(60000).default(5000),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
-  LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+  LOG_LEVEL: logLevel,
+  LOG_FORMAT: logFormat,
   /** Requests an API key may make per window on average; 0 turns rate limits off. */
   RATE_LIMIT_REQUESTS: z.coerce.number().int().min(0).max(1_000_000).default(1200),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).max(24 * 3600 * 1000).default(60_000),

@@ -23,6 +23,13 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes an optional LOG_FORMAT of json or pretty in every app', () => {
+    expect(loadConfig('geo', serviceConfigSchema, {}).LOG_FORMAT).toBeUndefined();
+    expect(loadConfig('geo', serviceConfigSchema, { LOG_FORMAT: 'pretty' }).LOG_FORMAT).toBe('pretty');
+    expect(loadConfig('gateway', gatewayConfigSchema, { LOG_FORMAT: 'json' }).LOG_FORMAT).toBe('json');
+    expect(() => loadConfig('gateway', gatewayConfigSchema, { LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
+  });
+
   it('rejects unknown store kinds and bad ports', () => {
     expect(() => loadConfig('listings', serviceConfigSchema, { EVENT_STORE: 'postgres' })).toThrow(/EVENT_STORE/);
     expect(() => loadConfig('gateway', gatewayConfigSchema, { PORT: '70000' })).toThrow(/PORT/);

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, JSONCodec, type Msg, type NatsConnection, type NatsError } from 'nats';
+import { performance } from 'node:perf_hooks';
+import { ErrorCode, headers, JSONCodec, type Msg, type NatsConnection, type NatsError, type RequestOptions } from 'nats';
 import { isRpcErrorPayload, type RpcErrorPayload } from '@immo/contracts';
+import { currentRequestId, REQUEST_ID_HEADER } from '../logging/request-context';
+import { observeNatsRequest, requestDuration } from '../metrics/nats-request-metrics';
 import { JSON_RESPONSE_OFFSET_HEADER } from './json-text';
 
 export type RpcFailureKind = 'timeout' | 'unavailable' | 'remote' | 'too-large';
@@ -18,6 +21,15 @@ export class RpcCallError extends Error {
   }
 }
 
+export interface RpcRequestOptions {
+  timeoutMs?: number;
+  /**
+   * Sent in the `X-Request-Id` header, so the service's log lines for this request carry it.
+   * Defaults to the id of the request being handled (see `runInRequestContext`), if any.
+   */
+  requestId?: string;
+}
+
 interface NestReply {
   id?: string;
   response?: unknown;
@@ -32,30 +44,56 @@ const encoder = new TextEncoder();
  * Request/reply over core NATS speaking the NestJS microservice wire format
  * (`{pattern, data, id}` → `{id, response | err}`). Using `request` directly, rather than Nest's
  * client proxy, tells "no service is subscribed" (503) apart from "it did not answer in time" (504).
+ * Each request is timed in `nats_request_duration_seconds` and carries the current request id.
  */
 export class NatsRpcClient {
-  constructor(private readonly connection: NatsConnection, private readonly defaultTimeoutMs: number) {}
+  constructor(private readonly connection: NatsConnection, private readonly defaultTimeoutMs: number) {
+    requestDuration();
+  }
 
-  async request<TResponse>(subject: string, data: unknown, options: { timeoutMs?: number } = {}): Promise<TResponse> {
-    const message = await this.call(subject, data, options);
-    return responseOf(subject, codec.decode(message.data) as NestReply) as TResponse;
+  async request<TResponse>(subject: string, data: unknown, options: RpcRequestOptions = {}): Promise<TResponse> {
+    return this.timed(subject, async () => {
+      const message = await this.call(subject, data, options);
+      return responseOf(subject, codec.decode(message.data) as NestReply) as TResponse;
+    });
   }
 
   /**
    * The response as UTF-8 JSON, for answers passed on without being read (pages of documents): a
    * service answering with `JsonText` has it sliced out of the envelope, neither parsed nor decoded.
    */
-  async requestJsonBytes(subject: string, data: unknown, options: { timeoutMs?: number } = {}): Promise<Uint8Array> {
-    const message = await this.call(subject, data, options);
-    const offset = Number(message.headers?.get(JSON_RESPONSE_OFFSET_HEADER) ?? Number.NaN);
-    if (Number.isInteger(offset) && offset > 0 && offset < message.data.length) return message.data.subarray(offset, message.data.length - 1);
-    return encoder.encode(JSON.stringify(responseOf(subject, codec.decode(message.data) as NestReply) ?? null));
+  async requestJsonBytes(subject: string, data: unknown, options: RpcRequestOptions = {}): Promise<Uint8Array> {
+    return this.timed(subject, async () => {
+      const message = await this.call(subject, data, options);
+      const offset = Number(message.headers?.get(JSON_RESPONSE_OFFSET_HEADER) ?? Number.NaN);
+      if (Number.isInteger(offset) && offset > 0 && offset < message.data.length) return message.data.subarray(offset, message.data.length - 1);
+      return encoder.encode(JSON.stringify(responseOf(subject, codec.decode(message.data) as NestReply) ?? null));
+    });
   }
 
-  private async call(subject: string, data: unknown, options: { timeoutMs?: number }): Promise<Msg> {
-    const timeout = options.timeoutMs ?? this.defaultTimeoutMs;
+  /** Observes the request in `nats_request_duration_seconds` under how it ended. */
+  private async timed<T>(subject: string, request: () => Promise<T>): Promise<T> {
+    const started = performance.now();
     try {
-      return await this.connection.request(subject, codec.encode({ pattern: subject, data, id: randomUUID() }), { timeout });
+      const result = await request();
+      observeNatsRequest(subject, 'ok', (performance.now() - started) / 1000);
+      return result;
+    } catch (error) {
+      observeNatsRequest(subject, error instanceof RpcCallError ? error.kind : 'error', (performance.now() - started) / 1000);
+      throw error;
+    }
+  }
+
+  private async call(subject: string, data: unknown, options: RpcRequestOptions): Promise<Msg> {
+    const timeout = options.timeoutMs ?? this.defaultTimeoutMs;
+    const requestOptions: RequestOptions = { timeout };
+    const requestId = options.requestId ?? currentRequestId();
+    if (requestId !== undefined) {
+      requestOptions.headers = headers();
+      requestOptions.headers.set(REQUEST_ID_HEADER, requestId);
+    }
+    try {
+      return await this.connection.request(subject, codec.encode({ pattern: subject, data, id: randomUUID() }), requestOptions);
     } catch (error) {
       const code = (error as NatsError | undefined)?.code;
       if (code === ErrorCode.NoResponders) throw new RpcCallError('unavailable', subject, `No service answers ${subject}`);

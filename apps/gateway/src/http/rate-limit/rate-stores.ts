@@ -30,8 +30,12 @@ export class LocalRateStore implements RateStore {
   }
 }
 
-/** Another replica wrote between our read and our write: read again and retry. */
-const MAX_ATTEMPTS = 5;
+/**
+ * Another replica wrote between our read and our write: read again and retry. Only allowed
+ * requests write, so retries end once the burst is spent (refusals need no write); the bound is
+ * a safety net against a store that never settles.
+ */
+const MAX_ATTEMPTS = 50;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -68,6 +72,8 @@ export class SharedRateStore implements RateStore {
         return decision;
       } catch (error) {
         if (!isRevisionConflict(error)) throw error;
+        // A little jitter, so two replicas that collided do not collide again in step.
+        if (attempt > 2) await new Promise((resolve) => setTimeout(resolve, Math.random() * attempt));
         known = await this.read(key);
       }
     }

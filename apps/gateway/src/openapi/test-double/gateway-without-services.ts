@@ -1,0 +1,59 @@
+import 'reflect-metadata';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NatsConnection } from 'nats';
+import { gatewayConfigSchema, loadConfig, type GatewayConfig } from '@immo/service-kit';
+import { GatewayModule } from '../../app.module';
+import { gatewayFastifyOptions } from '../../http/http-server-options';
+
+/** An API key the test gateway accepts (it acts for an account of its own). */
+export const TEST_API_KEY = 'docs-test-key-0123456789';
+
+/** An iteration that ends at once: no message, no status change. */
+const nothing = { [Symbol.asyncIterator]: () => ({ next: async (): Promise<IteratorResult<never>> => ({ done: true, value: undefined }) }) };
+
+/**
+ * A NATS connection on which nothing ever arrives and nobody answers: enough for the gateway
+ * module to start. Routes that ask a service fail as they would without one; the docs need none.
+ */
+export function idleNatsConnection(): NatsConnection {
+  const fake = {
+    subscribe: () => ({ ...nothing, unsubscribe: () => undefined, drain: async () => undefined, isClosed: () => false }),
+    status: () => nothing,
+    isClosed: () => false,
+    getServer: () => 'nats://idle.invalid:4222',
+    flush: async () => undefined,
+    request: async () => {
+      throw Object.assign(new Error('503'), { code: '503' });
+    },
+    close: async () => undefined,
+    drain: async () => undefined,
+    closed: () => new Promise<void>(() => undefined),
+  };
+  return fake as unknown as NatsConnection;
+}
+
+export function testGatewayConfig(): GatewayConfig {
+  return loadConfig('gateway', gatewayConfigSchema, {
+    API_KEYS: TEST_API_KEY,
+    DATA_DIR: join(mkdtempSync(join(tmpdir(), 'gateway-docs-')), 'data'),
+    LOG_LEVEL: 'error',
+    // The limiter would open a NATS KV bucket; the test stacks turn it off too.
+    RATE_LIMIT_REQUESTS: '0',
+  });
+}
+
+/** The gateway module as `main.ts` starts it, over an idle NATS, listening on a free loopback port. */
+export async function startGatewayWithoutServices(): Promise<{ app: NestFastifyApplication; baseUrl: string }> {
+  const config = testGatewayConfig();
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(config, idleNatsConnection()), new FastifyAdapter(gatewayFastifyOptions(config)), {
+    logger: false,
+  });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return { app, baseUrl: `http://127.0.0.1:${port}` };
+}
