@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from '@nestjs/common';
-import { configureLogging, connectNats, gatewayConfigSchema, loadConfig, runMain } from '@immo/service-kit';
+import { configureLogging, connectNats, gatewayConfigSchema, installGracefulShutdown, loadConfig, runMain } from '@immo/service-kit';
+import { endLiveStreams } from './alerts/live-stream';
 import { GatewayModule } from './app.module';
 import { gatewayFastifyOptions } from './http/http-server-options';
 import { installRequestTelemetry } from './telemetry/request-telemetry';
@@ -16,8 +17,18 @@ runMain('gateway', async () => {
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(config, nats), adapter, {
     logger,
   });
-  app.enableShutdownHooks();
-  app.enableCors({ origin: true, allowedHeaders: ['X-API-KEY', 'Content-Type', 'X-Request-Id'], exposedHeaders: ['X-Request-Id'] });
+  // SIGTERM: readiness 503, open event streams end (clients reconnect elsewhere with Last-Event-ID),
+  // the listener stops taking connections and waits for the requests under way, NATS drains.
+  installGracefulShutdown('gateway', config.SHUTDOWN_TIMEOUT_MS, async () => {
+    endLiveStreams();
+    await app.close();
+    await nats.drain().catch(() => undefined);
+  });
+  app.enableCors({
+    origin: true,
+    allowedHeaders: ['X-API-KEY', 'Content-Type', 'X-Request-Id', 'Last-Event-ID'],
+    exposedHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'X-Ignored-Parameters'],
+  });
   await app.listen(config.PORT, config.HOST);
   new Logger('gateway').log(`listening on http://${config.HOST}:${config.PORT}`);
 });

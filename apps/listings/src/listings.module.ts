@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import {
   LISTINGS_INTEGRATION_STREAM_SETTINGS,
@@ -33,14 +33,14 @@ export interface ListingsModuleOptions {
 }
 
 /** Starts the runtime once Nest is up; stops it before the stores close. */
-class RuntimeLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+class RuntimeLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(@Inject(ListingsRuntime) private readonly runtime: ListingsRuntime) {}
 
   onApplicationBootstrap(): Promise<void> {
     return this.runtime.start();
   }
 
-  onApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): Promise<void> {
     return this.runtime.stop();
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { SEARCHES_SUBJECTS } from '@immo/contracts';
 import { NatsRpcClient, PrivateTargetsAllowed, ServiceKitModule, openDocumentStore, storeReadiness, type NotifierConfig } from '@immo/service-kit';
@@ -20,7 +20,7 @@ export interface NotifierModuleOptions {
 }
 
 /** Deliveries start once the service is up and stop, recorded, before the store closes. */
-class DeliveryLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+class DeliveryLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(
     @Inject(DeliveryIntake) private readonly intake: DeliveryIntake,
     @Inject(DeliveryDispatcher) private readonly dispatcher: DeliveryDispatcher,
@@ -34,7 +34,7 @@ class DeliveryLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
     await this.intake.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     await this.intake.stop();
     await this.dispatcher.stop();
     this.searchStates.close();

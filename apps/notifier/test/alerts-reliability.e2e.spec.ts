@@ -22,8 +22,11 @@ describe('alerts under crashes, restarts, duplicates and deletions', () => {
   const at = (prefix: string) => (webhook: ReceivedWebhook) => webhook.path.startsWith(prefix);
   const carrying = (prefix: string, snapshot: Record<string, unknown>) => (webhook: ReceivedWebhook) =>
     webhook.path.startsWith(prefix) && webhook.body.includes(String(snapshot['url']));
-  const deliveriesOf = async (search: SearchRecord) =>
-    ((await fixture.stack.get(`/searches/${search.id}/deliveries?itemsPerPage=100`, fixture.as)).body as Collection<DeliveryView>)['hydra:member'];
+  /** The search's deliveries; none while the notifier is not answering yet (503 right after a restart). */
+  const deliveriesOf = async (search: SearchRecord): Promise<DeliveryView[]> => {
+    const answer = await fixture.stack.get(`/searches/${search.id}/deliveries?itemsPerPage=100`, fixture.as);
+    return answer.status === 200 ? (answer.body as Collection<DeliveryView>)['hydra:member'] : [];
+  };
 
   beforeAll(async () => {
     fixture = await startAlertsFixture();
@@ -50,6 +53,21 @@ describe('alerts under crashes, restarts, duplicates and deletions', () => {
     expect(delivery).toMatchObject({ id: sent.headers['webhook-id'], status: 'delivered' });
     // Ledger: every delivery is delivered, failed or pending; none lost.
     expect(await deliveriesOf(search)).toHaveLength(1);
+  }, 60_000);
+
+  it('finishes and records a delivery under way when the notifier is stopped with SIGTERM (not sent twice after the restart)', async () => {
+    // Slow, but within the notifier's timeout (1.5 s in these tests).
+    fixture.receiver.answer('/sigterm/', { status: 200, delayMs: 800 });
+    const search = await createSearch(fixture, { title: 'SIGTERM', includedCities: ['/cities/69123'], notificationEnabled: true, endpointRecipient: url('/sigterm/matches') });
+    await ingest(fixture, aSnapshot());
+    const sent = await fixture.receiver.waitFor(at('/sigterm/'), WAIT_MS);
+    await fixture.stack.stack.stopApp('notifier');
+    await fixture.stack.stack.restartApp('notifier');
+    const [delivery] = await eventually(() => deliveriesOf(search), (list) => list[0]?.status === 'delivered', WAIT_MS);
+    expect(delivery).toMatchObject({ id: sent.headers['webhook-id'], status: 'delivered', attempts: [{ statusCode: 200 }] });
+    // Past a scan of the restarted notifier: nothing was sent again.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(fixture.receiver.received.filter(at('/sigterm/'))).toHaveLength(1);
   }, 60_000);
 
   it('gives one delivery for a duplicated integration event and for a duplicated notification, beyond the broker\'s duplicate window', async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { accountKeyIdOf, apiKeyDigest, SEARCHES_SUBJECTS, type KeyRevokedMessage, type SearchChangedMessage } from '@immo/contracts';
 import {
@@ -61,7 +61,7 @@ async function startMatching(projection: SearchesProjection, searches: Matchable
   await matcher.start();
 }
 
-class ProjectionLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+class ProjectionLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(
     @Inject(SearchesProjection) private readonly projection: SearchesProjection,
     @Inject(AccountsService) private readonly accounts: AccountsService,
@@ -76,7 +76,7 @@ class ProjectionLifecycle implements OnApplicationBootstrap, OnApplicationShutdo
     await startMatching(this.projection, this.searches, this.matcher);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     await this.matcher.stop();
     await this.projection.stop();
   }

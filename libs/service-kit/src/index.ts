@@ -22,3 +22,5 @@ export * from './logging/request-context';
 export * from './logging/nats-request-context.interceptor';
 export * from './metrics/metrics-registry';
 export * from './outbox/outbox-metrics';
+export * from './bootstrap/graceful-shutdown';
+export * from './nats/draining-nats-server';

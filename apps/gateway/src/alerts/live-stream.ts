@@ -4,6 +4,7 @@
  * notification recorded between the two is neither lost nor sent twice: the ones sent are
  * remembered by id while the missed ones are written.
  */
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { NatsConnection, Subscription } from 'nats';
 import { NOTIFIER_SUBJECTS, type LiveNotification } from '@immo/contracts';
@@ -15,6 +16,15 @@ const HEARTBEAT_MS = 15_000;
 const RECONNECT_MS = 3_000;
 /** Notifications resent at most on resume. */
 const RESUME_LIMIT = 500;
+
+/** The streams open in this process, ended when it stops (see `endLiveStreams`). */
+const openStreams = new Set<ServerResponse>();
+
+/** Ends every open stream; EventSource clients reconnect (to another replica) and resume with Last-Event-ID. */
+export function endLiveStreams(): void {
+  for (const stream of openStreams) stream.end(': the server is stopping; reconnect\n\n');
+  openStreams.clear();
+}
 
 export function sseEvent(notification: LiveNotification): string {
   // The payload is JSON from JSON.stringify: one line, so one `data:` field carries it.
@@ -82,7 +92,9 @@ export class LiveStream {
 
     const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
+    openStreams.add(raw);
     raw.on('close', () => {
+      openStreams.delete(raw);
       clearInterval(heartbeat);
       subscription.unsubscribe();
     });

@@ -2,14 +2,14 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import type { NatsConnection } from 'nats';
 import { SERVICE_NAMES, pingReplySchema, pingSubject, type ServiceName } from '@immo/contracts';
-import { NATS_CONNECTION, NatsRpcClient, RpcCallError } from '@immo/service-kit';
+import { NATS_CONNECTION, NatsRpcClient, RpcCallError, shutdownState } from '@immo/service-kit';
 import { Public } from '../auth/public.decorator';
 
 export const PING_TIMEOUT_MS = 1000;
 
 /**
- * Liveness says the process answers; readiness says it can serve: NATS connected and each of the
- * four services answering a ping within a second with its stores ready.
+ * Liveness says the process answers; readiness says it can serve: not shutting down, NATS
+ * connected and each of the four services answering a ping within a second with its stores ready.
  */
 @Controller('health')
 @Public()
@@ -29,7 +29,13 @@ export class HealthController {
   @Get('ready')
   @HealthCheck()
   ready() {
-    return this.health.check([() => this.checkNats(), ...SERVICE_NAMES.map((service) => () => this.checkService(service))]);
+    return this.health.check([() => this.checkAcceptingWork(), () => this.checkNats(), ...SERVICE_NAMES.map((service) => () => this.checkService(service))]);
+  }
+
+  /** Down from the moment SIGTERM arrives: the load balancer sends new requests elsewhere. */
+  private async checkAcceptingWork(): Promise<HealthIndicatorResult> {
+    const indicator = this.indicators.check('accepting-work');
+    return shutdownState.draining ? indicator.down({ message: 'shutting down' }) : indicator.up();
   }
 
   private async checkNats(): Promise<HealthIndicatorResult> {

@@ -75,7 +75,7 @@ describe('gateway request ids, access log and HTTP metrics (real NATS, a geo ser
         },
       },
     });
-    geo = await runService('geo', { NATS_URL: server.url, NATS_CONNECT_TIMEOUT_MS: 2000, HEALTH_PORT: 0 }, FakeGeoModule.register(await connectNats(server.url, { name: 'geo', timeoutMs: 2000 })));
+    geo = await runService('geo', { NATS_URL: server.url, NATS_CONNECT_TIMEOUT_MS: 2000, SHUTDOWN_TIMEOUT_MS: 5000, HEALTH_PORT: 0 }, FakeGeoModule.register(await connectNats(server.url, { name: 'geo', timeoutMs: 2000 })));
 
     // Listings ingestion, answered by hand: keeps the headers and refuses the batch.
     listingsStub = await connectNats(server.url, { name: 'listings-stub', timeoutMs: 2000 });

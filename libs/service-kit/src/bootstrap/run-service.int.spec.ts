@@ -68,7 +68,7 @@ describe('a service started by runService, on a real nats-server', () => {
     await client.flush();
     healthPort = await freePort();
     const nats = await connectNats(server.url, { name: 'geo', timeoutMs: 2000 });
-    app = await runService('geo', { NATS_URL: server.url, NATS_CONNECT_TIMEOUT_MS: 2000, HEALTH_PORT: healthPort }, TraceModule.register(nats));
+    app = await runService('geo', { NATS_URL: server.url, NATS_CONNECT_TIMEOUT_MS: 2000, SHUTDOWN_TIMEOUT_MS: 5000, HEALTH_PORT: healthPort }, TraceModule.register(nats));
     rpc = new NatsRpcClient(client, 2000);
   });
 

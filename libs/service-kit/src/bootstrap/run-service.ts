@@ -7,6 +7,8 @@ import { queueGroupOf, type ServiceName } from '@immo/contracts';
 import type { ServiceConfig } from '../config/common-config';
 import { processNestLogger } from '../logging/logger';
 import { NatsRequestContextInterceptor } from '../logging/nats-request-context.interceptor';
+import { DrainingNatsServer } from '../nats/draining-nats-server';
+import { installGracefulShutdown } from './graceful-shutdown';
 import { natsTransportOptions } from './nats-transport-options';
 
 export function instanceId(service: ServiceName): string {
@@ -18,10 +20,15 @@ export function instanceId(service: ServiceName): string {
  * optional HTTP listener for Kubernetes probes and Prometheus (`/metrics`) when HEALTH_PORT is set.
  * Logs go through the logger `configureLogging` set up; each NATS request's handler runs bound to
  * the caller's request id.
+ *
+ * On SIGTERM: readiness answers 503, the service stops taking NATS requests and waits for those
+ * under way (half the shutdown budget at most), then Nest's shutdown runs: modules stop their
+ * background work (`beforeApplicationShutdown`: consumers, projections, deliveries), the
+ * listeners close, and the stores and the NATS connection close last (`onApplicationShutdown`).
  */
 export async function runService(
   service: ServiceName,
-  config: Pick<ServiceConfig, 'NATS_URL' | 'NATS_CONNECT_TIMEOUT_MS' | 'HEALTH_PORT'>,
+  config: Pick<ServiceConfig, 'NATS_URL' | 'NATS_CONNECT_TIMEOUT_MS' | 'HEALTH_PORT' | 'SHUTDOWN_TIMEOUT_MS'>,
   rootModule: DynamicModule,
 ): Promise<NestFastifyApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, new FastifyAdapter(), {
@@ -30,8 +37,12 @@ export async function runService(
   });
   // Global to the app, and the microservice inherits the app's configuration.
   app.useGlobalInterceptors(new NatsRequestContextInterceptor());
-  app.connectMicroservice<MicroserviceOptions>(natsTransportOptions(service, config), { inheritAppConfig: true });
-  app.enableShutdownHooks();
+  const server = new DrainingNatsServer(natsTransportOptions(service, config).options ?? {});
+  app.connectMicroservice<MicroserviceOptions>({ strategy: server }, { inheritAppConfig: true });
+  installGracefulShutdown(service, config.SHUTDOWN_TIMEOUT_MS, async () => {
+    await server.drainRequests(config.SHUTDOWN_TIMEOUT_MS / 2);
+    await app.close();
+  });
   await app.startAllMicroservices();
   if (config.HEALTH_PORT > 0) {
     await app.listen(config.HEALTH_PORT, '0.0.0.0');

@@ -7,6 +7,7 @@ import { createPingController } from '../health/ping.controller';
 import { READINESS_CHECKS, SERVICE_IDENTITY, type ReadinessCheck } from '../health/readiness';
 import { MetricsController } from '../health/metrics.controller';
 import { ServiceHealthController } from '../health/service-health.controller';
+import { shutdownState } from './graceful-shutdown';
 
 export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
 export const CLOSE_ON_SHUTDOWN = Symbol('CLOSE_ON_SHUTDOWN');
@@ -47,7 +48,8 @@ export class ServiceKitModule {
     const providers: Provider[] = [
       { provide: SERVICE_IDENTITY, useValue: { service: options.service, instance: options.instance } },
       { provide: NATS_CONNECTION, useValue: options.nats },
-      { provide: READINESS_CHECKS, useValue: [natsCheck, ...options.readiness] },
+      // Not ready once stopping: work goes to the other replicas while this one finishes its own.
+      { provide: READINESS_CHECKS, useValue: [{ name: 'accepting-work', isReady: async () => !shutdownState.draining }, natsCheck, ...options.readiness] },
       { provide: NatsRpcClient, useValue: new NatsRpcClient(options.nats, options.rpcTimeoutMs ?? 2000) },
       {
         provide: CLOSE_ON_SHUTDOWN,

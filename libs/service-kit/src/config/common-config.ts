@@ -23,6 +23,8 @@ export const serviceConfigShape = {
   DOCUMENT_STORE: z.enum(['embedded', 'mongo']).default('embedded'),
   MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional(),
   HEALTH_PORT: port(0),
+  /** On SIGTERM, the process finishes what is under way and exits within this time. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),
   LOG_LEVEL: logLevel,
   LOG_FORMAT: logFormat,
 };
@@ -93,6 +95,8 @@ export const gatewayConfigShape = {
   ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   RPC_TIMEOUT_MS: z.coerce.number().int().min(50).max(60000).default(5000),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
+  /** On SIGTERM, the gateway finishes the requests under way and exits within this time. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),
   LOG_LEVEL: logLevel,
   LOG_FORMAT: logFormat,
   /** Requests an API key may make per window on average; 0 turns rate limits off. */

@@ -4,7 +4,7 @@
  * another one runs. If NATS cannot answer, the gateway's own memory decides rather than refusing
  * every request.
  */
-import { Logger } from '@nestjs/common';
+import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import type { RateDecision, RatePolicy } from './gcra';
 import { GatewayPresence } from './gateway-presence';
@@ -17,7 +17,7 @@ export interface RateLimitSettings extends RatePolicy {
   enabled: boolean;
 }
 
-export class RateLimiter {
+export class RateLimiter implements OnApplicationShutdown {
   private readonly logger = new Logger('RateLimiter');
   private readonly local: LocalRateStore;
 
@@ -54,7 +54,8 @@ export class RateLimiter {
     }
   }
 
-  async close(): Promise<void> {
+  /** This gateway's presence key goes at once, so the others stop counting it. */
+  async onApplicationShutdown(): Promise<void> {
     await this.presence?.close();
   }
 }

@@ -1,0 +1,47 @@
+import { ServerNats, type NatsOptions } from '@nestjs/microservices';
+import type { Subscription } from 'nats';
+
+/**
+ * Nest's NATS server, able to stop taking requests without dropping the ones under way: it counts
+ * the requests being handled, and `drainRequests` drains its subscriptions (the queue group's other members
+ * get the next requests, or callers learn at once that no one answers) and waits until the
+ * handled ones have replied. Nest's own graceful option can only wait a fixed time.
+ */
+export class DrainingNatsServer extends ServerNats {
+  private handling = 0;
+  private readonly idle: (() => void)[] = [];
+
+  constructor(options: Required<NatsOptions>['options']) {
+    super(options);
+  }
+
+  get inFlight(): number {
+    return this.handling;
+  }
+
+  override async handleMessage(channel: string, natsMsg: unknown): Promise<unknown> {
+    this.handling++;
+    try {
+      return await super.handleMessage(channel, natsMsg);
+    } finally {
+      this.handling--;
+      if (this.handling === 0) for (const wake of this.idle.splice(0)) wake();
+    }
+  }
+
+  /** Resolves once no request is being handled, or after `timeoutMs`; false when some were still running. */
+  async drainRequests(timeoutMs: number): Promise<boolean> {
+    // Nest keeps the subscriptions it made in a private field. Draining (not just unsubscribing)
+    // also handles the requests the server routed here before it learnt of the unsubscription.
+    const subscriptions = (this as unknown as { subscriptions: Subscription[] }).subscriptions;
+    await Promise.all(subscriptions.map((subscription) => subscription.drain().catch(() => undefined)));
+    if (this.handling === 0) return true;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.idle.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+}
