@@ -24,7 +24,7 @@ describe('foundation end to end (whole stack over HTTP)', () => {
     const response = await fixture.get('/health/ready', {});
     expect(response.status).toBe(200);
     const details = (response.body as Health).details;
-    expect(Object.keys(details).sort()).toEqual(['geo', 'listings', 'nats', 'notifier', 'searches']);
+    expect(Object.keys(details).sort()).toEqual(['accepting-work', 'geo', 'listings', 'nats', 'notifier', 'searches']);
     for (const service of ['geo', 'listings', 'notifier', 'searches']) {
       expect(details[service]?.status).toBe('up');
       expect(details[service]?.stores?.['nats']).toBe('up');

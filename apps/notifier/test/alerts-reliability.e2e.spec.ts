@@ -12,6 +12,8 @@ import type { ReceivedWebhook } from '@immo/testing';
 import { aSnapshot, createSearch, eventually, ingest, startAlertsFixture, RETRY_INTERVAL_MS, type AlertsFixture } from './alerts-fixture';
 
 type Collection<T> = { 'hydra:member': T[]; 'hydra:totalItems': number };
+/** A match as `GET /searches/{id}/matches` lists it: with the property's document as listings holds it. */
+type ListedMatch = { property: string; propertyDocument: PropertyDocument };
 
 const WAIT_MS = 20_000;
 
@@ -176,9 +178,9 @@ describe('alerts under crashes, restarts, duplicates and deletions', () => {
     const urls = new Set(flats.map((flat) => String(flat['url'])));
     const isNew = (doc: PropertyDocument | null) => doc !== null && doc.adverts.some((advert) => advert.url !== null && urls.has(advert.url));
     const allMatches = async (search: SearchRecord) => {
-      const all: MatchPayload[] = [];
+      const all: ListedMatch[] = [];
       for (let page = 1; ; page++) {
-        const members = ((await fixture.stack.get(`/searches/${search.id}/matches?page=${page}`, fixture.as)).body as Collection<MatchPayload>)['hydra:member'];
+        const members = ((await fixture.stack.get(`/searches/${search.id}/matches?page=${page}`, fixture.as)).body as Collection<ListedMatch>)['hydra:member'];
         all.push(...members);
         if (members.length < 30) return all;
       }

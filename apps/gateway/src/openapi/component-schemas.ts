@@ -46,7 +46,9 @@ import {
   type SiteCategoryRelation,
   type Station,
   type StationLine,
+  type WebhookCity,
   type WebhookDryRun,
+  type WebhookPropertyDocument,
   type WebhookSecretView,
   type WebhookTestResult,
 } from '@immo/contracts';
@@ -529,7 +531,18 @@ const matchFields = (document: JsonSchema): Described<MatchPayload> => ({
   propertyDocument: document,
 });
 
-const matchPayload = objectSchema<MatchPayload>(matchFields(ref('PropertyDocument')), {
+/** Spec (City): in webhook payloads the city's point is under `location` (`webhookPropertyDocument`). */
+const { locations: _cityLocations, ...cityFields } = city['properties'] as Described<City>;
+const webhookCity = objectSchema<WebhookCity>(
+  { ...cityFields, location: nullable(ref('GeoPoint')) },
+  { description: 'A City as webhooks carry it: its point under `location`, as the spec has it' },
+);
+const webhookPropertyDocument = objectSchema<WebhookPropertyDocument>(
+  { ...(propertyDocument['properties'] as Described<PropertyDocument>), city: nullable(ref('WebhookCity')) },
+  { description: 'The PropertyDocument as webhooks and the live stream carry it: the city in its webhook form; adverts without contact when the search hides it' },
+);
+
+const matchPayload = objectSchema<MatchPayload>(matchFields(ref('WebhookPropertyDocument')), {
   description: 'A property that newly meets a search: sent alone to `endpointRecipient`, and inside every Event payload',
 });
 
@@ -682,6 +695,8 @@ const healthIndicator: JsonSchema = {
 
 export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   PropertyDocument: propertyDocument,
+  WebhookPropertyDocument: webhookPropertyDocument,
+  WebhookCity: webhookCity,
   Advert: advert,
   AdvertEvent: advertEvent,
   AdvertContact: advertContact,

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ADVERT_WEBHOOK_KINDS, samplePropertyDocument, type EventPayload, type MatchPayload } from '@immo/contracts';
+import { ADVERT_WEBHOOK_KINDS, samplePropertyDocument, webhookPropertyDocument, type EventPayload, type MatchPayload } from '@immo/contracts';
 import { EntrypointController } from '../entrypoint/entrypoint.controller';
 import { hydraCollection } from '../http/hydra-collection';
 import { problemBody } from '../http/problem';
@@ -238,7 +238,7 @@ describe('OpenAPI document', () => {
       search: '/searches/5f0c1f9e-8a47-4d0b-9a43-3f2d0c1e7b11',
       createdAt: '2026-03-01T10:00:00.000Z',
       updatedAt: '2026-03-01T10:00:00.000Z',
-      propertyDocument: document0,
+      propertyDocument: webhookPropertyDocument(document0, false),
     };
 
     it('PropertyDocument', () => {

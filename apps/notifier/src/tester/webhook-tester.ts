@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import {
   LISTINGS_SUBJECTS,
   matchIri,
+  webhookPropertyDocument,
   type AdvertWebhookKind,
   type EventPayload,
   type ListPropertiesReply,
@@ -75,7 +76,7 @@ export function sampleNotification(document: PropertyDocument, kind: AdvertWebho
     search: '/searches/00000000-0000-4000-8000-000000000000',
     createdAt: now,
     updatedAt: now,
-    propertyDocument: document,
+    propertyDocument: webhookPropertyDocument(document, false),
   };
   if (kind === undefined) return match;
   return { event: kind, adEvent: sampleAdEvent(kind, document, now), match };

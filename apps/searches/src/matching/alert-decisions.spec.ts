@@ -9,6 +9,7 @@ import {
   type PropertyCreatedEvent,
   type PropertyChangedEvent,
   type PropertyDocument,
+  type WebhookPropertyDocument,
 } from '@immo/contracts';
 import { aPropertyDocument, anAdvert, PROPERTY_UUID } from '@immo/property-criteria/testing';
 import { decideAlerts, matchIdOf, type AlertingSearch, type DecideAlertsInput, type StoredMatch } from './alert-decisions';
@@ -80,6 +81,13 @@ function decide(event: ListingsIntegrationEvent, overrides: Partial<DecideAlerts
 
 const existing = (...matches: StoredMatch[]) => (id: string) => matches.find((match) => match.id === id) ?? null;
 
+/** The document as the spec's webhooks show it: the city's point under `location`. */
+function inWebhookForm(document: PropertyDocument): WebhookPropertyDocument {
+  if (document.city === null) return { ...document, city: null };
+  const { locations, ...city } = document.city;
+  return { ...document, city: { ...city, location: locations } };
+}
+
 /** The Match payload the spec describes, for this match and document. */
 function expectedMatchPayload(match: Pick<StoredMatch, 'id' | 'searchId' | 'propertyId' | 'createdAt' | 'updatedAt'>, document: PropertyDocument): MatchPayload {
   return {
@@ -90,12 +98,12 @@ function expectedMatchPayload(match: Pick<StoredMatch, 'id' | 'searchId' | 'prop
     search: `/searches/${match.searchId}`,
     createdAt: match.createdAt,
     updatedAt: match.updatedAt,
-    propertyDocument: document,
+    propertyDocument: inWebhookForm(document),
   };
 }
 
 const payloadOf = <T>(notification: AlertNotification | undefined): T => JSON.parse((notification as AlertNotification).payload) as T;
-const contactsOf = (document: PropertyDocument) => document.adverts.map((advert) => advert.contact);
+const contactsOf = (document: Pick<PropertyDocument, 'adverts'>) => document.adverts.map((advert) => advert.contact);
 
 describe('decideAlerts', () => {
   describe('given a search with notifications on and an endpointRecipient', () => {
@@ -286,6 +294,13 @@ describe('decideAlerts', () => {
     });
   });
 
+  it('given a new property, then the Match payload carries the city\'s point under `location`, as the spec\'s webhooks do', () => {
+    const decision = decide(propertyCreated(aPropertyDocument()), { searches: [aSearch()] });
+    const city = payloadOf<MatchPayload>(decision.notifications[0]).propertyDocument.city as unknown as Record<string, unknown>;
+    expect(city['location']).toEqual(aPropertyDocument().city?.locations);
+    expect(city).not.toHaveProperty('locations');
+  });
+
   describe('given adverts with a contact', () => {
     const document = aPropertyDocument({ adverts: [anAdvert({ contact: CONTACT }), anAdvert({ uuid: '1a2b3c4d-0000-4000-8000-000000000002', contact: { ...CONTACT, name: 'M. Durand' } })] });
 
@@ -299,7 +314,7 @@ describe('decideAlerts', () => {
       expect(contactsOf(matchDocument)).toEqual([null, null]);
       expect(contactsOf(eventDocument)).toEqual([null, null]);
       // Everything else about the adverts is still sent.
-      expect(matchDocument).toEqual({ ...document, adverts: document.adverts.map((advert) => ({ ...advert, contact: null })) });
+      expect(matchDocument).toEqual(inWebhookForm({ ...document, adverts: document.adverts.map((advert) => ({ ...advert, contact: null })) }));
       // The event's own document is left untouched for the other searches.
       expect(contactsOf(document)).toEqual([CONTACT, { ...CONTACT, name: 'M. Durand' }]);
     });

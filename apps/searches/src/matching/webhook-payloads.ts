@@ -1,10 +1,11 @@
 /**
  * The bodies webhooks carry (spec: Events, Match payload and Event payload), built from the
- * property document the integration event brought. A search with `hidePropertyContact` never
+ * property document the integration event brought, in its webhook form (the city's point under
+ * `location`, as the spec's City says). A search with `hidePropertyContact` never
  * sends an advert's contact (name, phone, e-mail, agency, reference): subscribers who resell
  * alerts to their own users ask for that.
  */
-import { matchIri, type AdvertWebhookEvent, type AdvertWebhookKind, type EventPayload, type MatchPayload, type PropertyDocument } from '@immo/contracts';
+import { matchIri, webhookPropertyDocument, type AdvertWebhookEvent, type AdvertWebhookKind, type EventPayload, type MatchPayload, type PropertyDocument } from '@immo/contracts';
 
 export interface MatchFacts {
   id: string;
@@ -12,10 +13,6 @@ export interface MatchFacts {
   propertyId: string;
   createdAt: string;
   updatedAt: string;
-}
-
-export function withoutContacts(document: PropertyDocument): PropertyDocument {
-  return { ...document, adverts: document.adverts.map((advert) => ({ ...advert, contact: null })) };
 }
 
 export function matchPayload(match: MatchFacts, document: PropertyDocument, hideContact: boolean): MatchPayload {
@@ -27,7 +24,7 @@ export function matchPayload(match: MatchFacts, document: PropertyDocument, hide
     search: `/searches/${match.searchId}`,
     createdAt: match.createdAt,
     updatedAt: match.updatedAt,
-    propertyDocument: hideContact ? withoutContacts(document) : document,
+    propertyDocument: webhookPropertyDocument(document, hideContact),
   };
 }
 

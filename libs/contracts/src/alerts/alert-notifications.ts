@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ADVERT_WEBHOOK_KINDS, type AdvertWebhookKind } from '../listings/listings-integration-events';
 import { uuidSchema } from '../listings/listings-messages';
-import type { PropertyDocument } from '../listings/property-document';
+import type { City, GeoPoint, PropertyDocument } from '../listings/property-document';
 
 /**
  * Notifications the searches service's matcher decides and the notifier delivers. The matcher
@@ -33,6 +33,22 @@ export const alertNotificationSchema = z.object({
 });
 export type AlertNotification = z.infer<typeof alertNotificationSchema>;
 
+/** Spec (City): in webhook payloads the city's `locations` key is `location`. */
+export type WebhookCity = Omit<City, 'locations'> & { location: GeoPoint | null };
+export type WebhookPropertyDocument = Omit<PropertyDocument, 'city'> & { city: WebhookCity | null };
+
+/**
+ * The property document as webhooks (and the live stream) carry it: the city's point under
+ * `location`, and without the adverts' contact when the search hides it (`hidePropertyContact`).
+ */
+export function webhookPropertyDocument(document: PropertyDocument, hideContact: boolean): WebhookPropertyDocument {
+  const { city, ...rest } = document;
+  const adverts = hideContact ? document.adverts.map((advert) => ({ ...advert, contact: null })) : document.adverts;
+  if (city === null) return { ...rest, adverts, city: null };
+  const { locations, ...place } = city;
+  return { ...rest, adverts, city: { ...place, location: locations } };
+}
+
 /** Spec: Match resource, sent alone to `endpointRecipient` and inside every Event payload. */
 export interface MatchPayload {
   '@context': '/contexts/Match';
@@ -42,7 +58,7 @@ export interface MatchPayload {
   search: string;
   createdAt: string;
   updatedAt: string;
-  propertyDocument: PropertyDocument;
+  propertyDocument: WebhookPropertyDocument;
 }
 
 /** Spec: Event payload, sent to `eventEndpoint` for the kinds in `subscribedEvents`. */
