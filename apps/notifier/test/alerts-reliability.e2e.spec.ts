@@ -4,7 +4,6 @@ import {
   LISTINGS_INTEGRATION_STREAM,
   LISTINGS_INTEGRATION_SUBJECTS,
   type DeliveryView,
-  type MatchPayload,
   type PropertyDocument,
   type SearchRecord,
 } from '@immo/contracts';
