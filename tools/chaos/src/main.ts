@@ -95,11 +95,15 @@ async function allPages<T>(stack: RunningStack, key: string, path: string, perPa
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'chaos-'));
   const certDir = mkdtempSync(join(tmpdir(), 'chaos-cert-'));
+  // One receiver (host) per behaviour: breakers and in-flight caps are per host, as in real life.
   const receiver: WebhookReceiver = await startWebhookReceiver(certDir);
+  const receivers = new Map<(typeof RECEIVER_PATHS)[number], WebhookReceiver>([['/ok/', receiver]]);
+  for (const path of RECEIVER_PATHS.slice(1)) receivers.set(path, await startWebhookReceiver(certDir, receiver));
   let flaky = 0;
-  receiver.answer('/slow/', { status: 200, delayMs: 1500 });
-  receiver.answer('/flaky/', () => (++flaky % 2 === 0 ? 500 : 200));
-  receiver.answer('/hang/', 'hang');
+  receivers.get('/slow/')?.answer('/', { status: 200, delayMs: 1500 });
+  receivers.get('/flaky/')?.answer('/', () => (++flaky % 2 === 0 ? 500 : 200));
+  receivers.get('/hang/')?.answer('/', 'hang');
+  const received = () => [...receivers.values()].flatMap((r) => r.received);
   const stack = await startStack({
     root: ROOT,
     dataDir,
@@ -131,7 +135,7 @@ async function main(): Promise<void> {
         propertyTypes: [i % 2],
         includedCities: [`/cities/${city.insee}`],
         notificationEnabled: true,
-        endpointRecipient: receiver.url(`${RECEIVER_PATHS[i % RECEIVER_PATHS.length]}${i}`),
+        endpointRecipient: (receivers.get(RECEIVER_PATHS[i % RECEIVER_PATHS.length] as (typeof RECEIVER_PATHS)[number]) as WebhookReceiver).url(`${RECEIVER_PATHS[i % RECEIVER_PATHS.length]}${i}`),
       });
       if (answer.status === 201) created.push(answer.json as SearchRecord);
     }
@@ -197,13 +201,14 @@ async function main(): Promise<void> {
         `matches ${report.matches}, with a delivery ${report.matches - report.undelivered}\n` +
         `delivery ledger: created ${ledger.created} = delivered ${ledger.delivered} + failed ${ledger.failed} + pending ${ledger.pending}` +
         `${ledger.created === ledger.delivered + ledger.failed + ledger.pending ? '' : '  (DOES NOT ADD UP)'}\n` +
-        `webhooks received ${receiver.received.length} (distinct webhook-ids ${new Set(receiver.received.map((w) => w.headers['webhook-id'])).size})\n`,
+        `webhooks received ${received().length} (distinct webhook-ids ${new Set(received().map((w) => w.headers['webhook-id'])).size}); ` +
+        `by receiver: ${[...receivers.entries()].map(([path, r]) => `${path} ${r.received.length}`).join(', ')}\n`,
     );
     lost = report.missingAdverts + (created.length - report.searchesFound) + report.undelivered + (ledger.created - ledger.delivered - ledger.failed - ledger.pending);
     process.stdout.write(lost === 0 ? '\nchaos: nothing acknowledged was lost\n' : `\nchaos: ${lost} acknowledged items LOST\n`);
   } finally {
     await stack.stop();
-    await receiver.close();
+    for (const r of receivers.values()) await r.close();
     if (!process.env['KEEP_CHAOS_DATA']) rmSync(dataDir, { recursive: true, force: true });
     rmSync(certDir, { recursive: true, force: true });
   }
