@@ -293,7 +293,7 @@ const webhookThroughput: Scenario = {
           createdAt: new Date().toISOString(),
         };
       });
-      const healthyCount = notifications.filter((n) => !n.endpoint.includes('/hang/')).length;
+      const healthyCount = notifications.filter((n) => !(n.endpoint ?? '').includes('/hang/')).length;
       const started = Date.now();
       for (let i = 0; i < notifications.length; i += 500) {
         await Promise.all(notifications.slice(i, i + 500).map((n) => js.publish(ALERT_NOTIFICATIONS_SUBJECT, JSON.stringify(n), { msgID: n.id })));

@@ -157,6 +157,22 @@ describe('alerts through the gateway: matches, advert events, webhooks, tester, 
     });
   });
 
+  it('streams the alerts of a search with notifications on but no endpoint (no HTTPS receiver needed), and logs no delivery', async () => {
+    const search = await createSearch(fixture, { title: 'No endpoint', includedCities: ['/cities/69123'], notificationEnabled: true, subscribedEvents: ['ad.update.price'] });
+    const stream = await openSse(`${fixture.stack.stack.baseUrl}/searches/${search.id}/stream`, fixture.as);
+    const flat = aSnapshot({ price: 250_000 });
+    await ingest(fixture, flat);
+    const match = await stream.next(WAIT_MS);
+    expect(match.event).toBe('match');
+    expect(match.data).toContain(String(flat['url']));
+    await ingest(fixture, recrawl(flat, { price: 240_000 }));
+    const drop = await stream.next(WAIT_MS);
+    stream.close();
+    expect(drop.event).toBe('ad.update.price');
+    expect(JSON.parse(drop.data)).toMatchObject({ event: 'ad.update.price', adEvent: { fieldOldValue: '250000', fieldNewValue: '240000' } });
+    expect(((await fixture.stack.get(`/searches/${search.id}/deliveries`, fixture.as)).body as Collection<DeliveryView>)['hydra:totalItems']).toBe(0);
+  });
+
   it('retries a failed delivery with the same webhook-id, and again by hand', async () => {
     let calls = 0;
     fixture.receiver.answer('/flaky/', () => (++calls === 1 ? 500 : 200));

@@ -220,14 +220,14 @@ interface Inspection {
   searchesFound: number;
   matches: number;
   undelivered: number;
-  ledger: { created: number; delivered: number; failed: number; pending: number };
+  ledger: { created: number; delivered: number; failed: number; pending: number; streamed: number };
 }
 
 async function inspect(stack: RunningStack, key: string, searches: SearchRecord[], accepted: Set<string>): Promise<Inspection> {
   const properties = await allPages<PropertyDocument>(stack, key, '/documents/properties?includedSites[]=chaos&order[createdAt]=asc', 30);
   const inProperties = new Set(properties.flatMap((property) => property.adverts.map((advert) => advert.uuid)));
   const missingAdverts = [...accepted].filter((id) => !inProperties.has(id)).length;
-  const ledger = { created: 0, delivered: 0, failed: 0, pending: 0 };
+  const ledger = { created: 0, delivered: 0, failed: 0, pending: 0, streamed: 0 };
   let searchesFound = 0;
   let matches = 0;
   let undelivered = 0;

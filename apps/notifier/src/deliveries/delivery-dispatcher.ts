@@ -90,7 +90,8 @@ export class DeliveryDispatcher {
 
   /** A delivery to attempt now (just recorded, or retried by hand). */
   enqueue(doc: Pick<DeliveryDoc, '_id' | 'endpoint'>): void {
-    if (this.stopped) return;
+    // A stream-only notification has nowhere to be sent.
+    if (this.stopped || doc.endpoint === null) return;
     if (this.queue.push(hostOf(doc.endpoint), doc._id)) this.pump();
   }
 
@@ -131,8 +132,9 @@ export class DeliveryDispatcher {
   }
 
   private async attempt(id: string, host: string): Promise<void> {
-    const doc = await this.deliveries.findById(id);
-    if (doc === null || doc.status !== 'pending' || (doc.nextAttemptAtMs ?? 0) > this.now()) return;
+    const found = await this.deliveries.findById(id);
+    if (found === null || found.endpoint === null || found.status !== 'pending' || (found.nextAttemptAtMs ?? 0) > this.now()) return;
+    const doc = found as DeliveryDoc & { endpoint: string };
 
     let wanted: boolean;
     try {
@@ -161,7 +163,7 @@ export class DeliveryDispatcher {
     await this.record(doc, startedAt, result.outcome);
   }
 
-  private async record(doc: DeliveryDoc, at: string, outcome: PostOutcome): Promise<void> {
+  private async record(doc: DeliveryDoc & { endpoint: string }, at: string, outcome: PostOutcome): Promise<void> {
     const attempt: DeliveryAttempt = { at, statusCode: outcome.statusCode, durationMs: Math.round(outcome.durationMs), error: outcome.error };
     const attempts = [...doc.attempts, attempt];
     const decision = decideAfterAttempt(outcome, attempts.length, this.policy, this.now());

@@ -72,7 +72,7 @@ export class DeliveryIntake {
     for (const doc of docs) {
       const live: LiveNotification = { id: doc._id, kind: doc.kind, payload: doc.payload };
       this.nats.publish(NOTIFIER_SUBJECTS.live(doc.searchId), JSON.stringify(live));
-      this.dispatcher.enqueue(doc);
+      if (doc.status === 'pending') this.dispatcher.enqueue(doc);
     }
   }
 

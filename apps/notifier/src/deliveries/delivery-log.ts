@@ -21,8 +21,9 @@ export class DeliveryLog {
 
   async page(searchId: string, page: number, itemsPerPage: number): Promise<DeliveriesPage> {
     const [docs, totalItems] = await Promise.all([
-      this.deliveries.find({ searchId }, { sort: { createdAt: -1, streamSeq: -1 }, skip: (page - 1) * itemsPerPage, limit: itemsPerPage }),
-      this.deliveries.count({ searchId }),
+      // Webhook deliveries only: the stream-only notifications are no delivery to log.
+      this.deliveries.find({ searchId, status: { $ne: 'streamed' } }, { sort: { createdAt: -1, streamSeq: -1 }, skip: (page - 1) * itemsPerPage, limit: itemsPerPage }),
+      this.deliveries.count({ searchId, status: { $ne: 'streamed' } }),
     ]);
     return { items: docs.map(deliveryView), totalItems, page, itemsPerPage };
   }
@@ -35,7 +36,7 @@ export class DeliveryLog {
   /** Sends it again now, with the same `webhook-id`, whatever its status; its attempts so far stay in its history. */
   async retry(searchId: string, deliveryId: string): Promise<DeliveryView | null> {
     const doc = await this.deliveries.findById(deliveryId.toLowerCase());
-    if (doc === null || doc.searchId !== searchId) return null;
+    if (doc === null || doc.searchId !== searchId || doc.endpoint === null) return null;
     const again: DeliveryDoc = { ...doc, revision: doc.revision + 1, status: 'pending', nextAttemptAtMs: this.now(), failure: null };
     await this.deliveries.upsert(again);
     this.dispatcher.enqueue(again);

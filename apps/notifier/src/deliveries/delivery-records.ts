@@ -1,8 +1,8 @@
 /**
  * The delivery ledger: one record per notification, written before its first attempt and
- * updated after each one. Every notification the matcher decided is here as pending, delivered
- * or failed (created = delivered + failed + pending), and the record's id is the `webhook-id`
- * every attempt sends.
+ * updated after each one. Every webhook the matcher decided is here as pending, delivered or
+ * failed (created = delivered + failed + pending), and the record's id is the `webhook-id` every
+ * attempt sends. A notification without an endpoint is kept as `streamed` (live stream only).
  */
 import type { AlertNotification, DeliveryAttempt, DeliveryStatus, DeliveryView, NotificationKind } from '@immo/contracts';
 import type { CollectionSpec, StoredDocument } from '@immo/document-store';
@@ -11,7 +11,8 @@ export interface DeliveryDoc extends StoredDocument {
   searchId: string;
   accountId: string;
   kind: NotificationKind;
-  endpoint: string;
+  /** Null: the search has no endpoint for this kind; the notification went to its live stream only. */
+  endpoint: string | null;
   propertyId: string;
   matchId: string;
   /** The JSON body every attempt sends, byte for byte (the signature covers it). */
@@ -49,9 +50,9 @@ export function newDelivery(notification: AlertNotification, streamSeq: number, 
     payload: notification.payload,
     createdAt: notification.createdAt,
     streamSeq,
-    status: 'pending',
+    status: notification.endpoint === null ? 'streamed' : 'pending',
     attempts: [],
-    nextAttemptAtMs: nowMs,
+    nextAttemptAtMs: notification.endpoint === null ? null : nowMs,
     failure: null,
   };
 }

@@ -146,11 +146,11 @@ describe('decideAlerts', () => {
       expect(decision.notifications.map((n) => [n.kind, n.endpoint])).toEqual([['match', MATCH_ENDPOINT]]);
     });
 
-    it('when the search has no endpointRecipient, then the Match is born without a notification', () => {
+    it('when the search has no endpointRecipient, then the Match is notified to its live stream only (no endpoint)', () => {
       const decision = decide(propertyCreated(), { searches: [aSearch({ endpointRecipient: null })] });
 
       expect(decision.created).toBe(1);
-      expect(decision.notifications).toEqual([]);
+      expect(decision.notifications).toEqual([expect.objectContaining({ kind: 'match', endpoint: null })]);
     });
   });
 
@@ -209,10 +209,10 @@ describe('decideAlerts', () => {
       expect(decision).toEqual({ matches: [], created: 0, notifications: [] });
     });
 
-    it('when a subscribed advert event arrives but the search has no eventEndpoint, then nothing is notified', () => {
+    it('when a subscribed advert event arrives but the search has no eventEndpoint, then it goes to the live stream only', () => {
       const decision = decide(advertEvent('ad.update.price'), { searches: [aSearch({ eventEndpoint: null })], existingMatch: existing(anExistingMatch()) });
 
-      expect(decision).toEqual({ matches: [], created: 0, notifications: [] });
+      expect(decision.notifications).toEqual([expect.objectContaining({ kind: 'ad.update.price', endpoint: null })]);
     });
   });
 

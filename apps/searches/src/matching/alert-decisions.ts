@@ -12,7 +12,7 @@
  * - An expired property founds no new Match (a dead listing is not "new"); events of properties
  *   already matched still flow (`ad.update.expired` is one of them).
  * - Notifications only when `notificationEnabled`: the Match to `endpointRecipient`, advert events
- *   of a subscribed kind to `eventEndpoint`. Their ids derive from what caused them, so a
+ *   of a subscribed kind to `eventEndpoint`; without the endpoint, to the search's live stream only. Their ids derive from what caused them, so a
  *   duplicated integration event gives the same notification id, which the notifier drops.
  */
 import {
@@ -80,7 +80,7 @@ export function decideAlerts({ event, publishedAtMs, searches, existingMatch, no
       decision.created++;
     }
     if (!search.notificationEnabled) continue;
-    const notify = (id: string, kind: NotificationKind, endpoint: string, payload: unknown) =>
+    const notify = (id: string, kind: NotificationKind, endpoint: string | null, payload: unknown) =>
       decision.notifications.push({
         id,
         searchId: search.id,
@@ -92,10 +92,10 @@ export function decideAlerts({ event, publishedAtMs, searches, existingMatch, no
         payload: JSON.stringify(payload),
         createdAt: now,
       });
-    if (isNew && search.endpointRecipient !== null) {
+    if (isNew) {
       notify(matchNotificationId(matchId), 'match', search.endpointRecipient, matchPayload(match, document, search.hidePropertyContact));
     }
-    if (event.type === 'advert.event' && search.eventEndpoint !== null && search.subscribedEvents.includes(event.kind)) {
+    if (event.type === 'advert.event' && search.subscribedEvents.includes(event.kind)) {
       if (!isNew) {
         match = { ...match, updatedAt: now };
         decision.matches.push(match);

@@ -210,10 +210,13 @@ describe('parseSearchBody', () => {
   });
 
   describe('notifications', () => {
-    it('refuses enabling notifications with no endpoint', () => {
-      expect(violationsOf({ ...minimal, notificationEnabled: true })).toEqual([
-        { propertyPath: 'notificationEnabled', message: 'needs endpointRecipient or eventEndpoint to notify' },
-      ]);
+    it('accepts enabling notifications with no endpoint (they reach the live stream only)', () => {
+      expect(specOf({ ...minimal, notificationEnabled: true, subscribedEvents: ['ad.update.price'] })).toMatchObject({
+        notificationEnabled: true,
+        endpointRecipient: null,
+        eventEndpoint: null,
+        subscribedEvents: ['ad.update.price'],
+      });
     });
 
     it('refuses a notificationEnabled that is not a boolean', () => {
@@ -288,7 +291,6 @@ describe('parseSearchBody', () => {
         'endpointRecipient',
         'subscribedEvents',
         'notificationRecipient',
-        'notificationEnabled',
         'transactionType',
         'propertyTypes[0]',
         'budgetMin',

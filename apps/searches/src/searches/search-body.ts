@@ -78,9 +78,7 @@ export function parseSearchBody(body: unknown, allowed: PrivateTargetsAllowed): 
     criteria: {},
   };
   if (body['title'] === undefined || body['title'] === null) fail('title', 'is required');
-  if (spec.notificationEnabled && spec.endpointRecipient === null && spec.eventEndpoint === null) {
-    fail('notificationEnabled', 'needs endpointRecipient or eventEndpoint to notify');
-  }
+  // Notifications without an endpoint are allowed: they reach the search's live stream only.
 
   for (const name of REQUIRED_CRITERIA) if (body[name] === undefined || body[name] === null) fail(name, 'is required');
   const criteria: Record<string, unknown> = {};

@@ -23,8 +23,8 @@ export const alertNotificationSchema = z.object({
   searchId: uuidSchema,
   accountId: uuidSchema,
   kind: z.enum(NOTIFICATION_KINDS),
-  /** The search's `endpointRecipient` (matches) or `eventEndpoint` (events) when it was decided. */
-  endpoint: z.string().url(),
+  /** The search's `endpointRecipient` (matches) or `eventEndpoint` (events) when it was decided; null: the live stream only. */
+  endpoint: z.string().url().nullable(),
   propertyId: uuidSchema,
   matchId: uuidSchema,
   /** The JSON body to POST (a `MatchPayload` or an `EventPayload`), contact data already removed when the search hides it. */
@@ -122,7 +122,8 @@ export const recentNotificationsRequestSchema = z
   .object({ searchId: uuidSchema, afterId: uuidSchema.nullable(), limit: z.number().int().min(1).max(500).default(100) })
   .strict();
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+/** `streamed`: a notification of a search without the endpoint for it, sent to its live stream only. */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'streamed';
 
 export interface DeliveryAttempt {
   at: string;
@@ -136,7 +137,7 @@ export interface DeliveryView {
   id: string;
   searchId: string;
   kind: NotificationKind;
-  endpoint: string;
+  endpoint: string | null;
   status: DeliveryStatus;
   createdAt: string;
   /** When the next attempt is due (pending only). */
