@@ -12,13 +12,17 @@ function run(command, args, options = {}) {
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
 }
 
-/** Installs npm dependencies when node_modules is missing or older than the lock file. */
-export function ensureDependencies() {
+/**
+ * Installs npm dependencies when node_modules is missing or older than the lock file. `quiet`
+ * keeps npm to errors (its warnings would flood a first start), under one line saying so.
+ */
+export function ensureDependencies({ quiet = false } = {}) {
   const marker = join(root, 'node_modules', '.package-lock.json');
   const lock = join(root, 'package-lock.json');
   if (existsSync(marker) && (!existsSync(lock) || statSync(marker).mtimeMs >= statSync(lock).mtimeMs)) return;
-  console.log('Installing npm dependencies…');
-  run('npm', existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund']);
+  console.log('  … installing npm dependencies (a minute or two on a fresh clone)');
+  const args = existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund'];
+  run('npm', quiet ? [...args, '--loglevel=error'] : args);
 }
 
 export function findNatsServer() {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, startStackFixture, type StackFixture } from '@immo/stack';
 
@@ -13,6 +14,14 @@ describe('foundation end to end (whole stack over HTTP)', () => {
 
   afterAll(async () => {
     await fixture?.teardown();
+  });
+
+  it('runs nats-server with a system account: its log holds no undeliverable-advisory warnings', async () => {
+    // JetStream work first (a stream, a consumer, KV): what made the server warn before.
+    expect((await fixture.get('/searches')).status).toBe(200);
+    const log = readFileSync(join(fixture.logDir, 'nats-server.log'), 'utf8');
+    expect(log).toContain('Server is ready');
+    expect(log).not.toMatch(/Advisory could not be sent/);
   });
 
   it('is live without a key', async () => {

@@ -36,6 +36,8 @@ export interface StackOptions {
   output: 'inherit' | { logDir: string };
   env?: NodeJS.ProcessEnv;
   readyTimeoutMs?: number;
+  /** Told of each start-up step as it completes, in one line (`npm start`'s quiet output). */
+  onStep?: (line: string) => void;
 }
 
 export interface RunningStack {
@@ -150,6 +152,9 @@ async function stopLeftoverNatsServer(pidFile: string, storeDir: string): Promis
  * processes, all state under one data directory. Used by `npm start` and the end-to-end tests.
  */
 export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const startedAt = Date.now();
+  const elapsed = () => `${((Date.now() - startedAt) / 1000).toFixed(1)} s`;
+  const step = (line: string) => options.onStep?.(line);
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const apiKey = ensureApiKey(dataDir);
@@ -190,9 +195,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       mkdirSync(storeDir, { recursive: true });
       const pidFile = join(storeDir, 'nats-server.pid');
       await stopLeftoverNatsServer(pidFile, storeDir);
-      await launch('nats-server', binary, ['-a', '127.0.0.1', '-p', String(options.natsPort), '-js', '-sd', storeDir, '-P', pidFile], process.env);
+      const configFile = writeNatsConfig(storeDir, options.natsPort, pidFile);
+      await launch('nats-server', binary, ['-c', configFile], process.env);
       await waitForPort(options.natsPort, 10_000);
       natsUrl = `nats://127.0.0.1:${options.natsPort}`;
+      step(`nats-server listening on ${natsUrl} (JetStream in ${storeDir})`);
     }
 
     const serviceNames = APP_NAMES.filter((name) => name !== 'gateway');
@@ -218,10 +225,22 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     }
 
     const baseUrl = `http://127.0.0.1:${options.port}`;
-    await waitForReady(baseUrl, options.readyTimeoutMs ?? 60_000, () => {
+    const exitedApp = () => {
       for (const [name, child] of children) if (child.exitCode !== null) return name;
       return null;
-    });
+    };
+    const timeoutMs = options.readyTimeoutMs ?? 60_000;
+    if (options.onStep && options.healthPortBase > 0) {
+      // Each service's own probe, so each one is reported as it becomes ready.
+      await Promise.all(
+        serviceNames.map(async (name, index) => {
+          await waitForReady(`http://127.0.0.1:${options.healthPortBase + index}`, timeoutMs, exitedApp);
+          step(`${name} ready (pid ${children.get(name)?.pid ?? '?'}, ${elapsed()})`);
+        }),
+      );
+    }
+    await waitForReady(baseUrl, timeoutMs, exitedApp);
+    step(`gateway ready on ${baseUrl} (${elapsed()})`);
 
     return {
       baseUrl,
@@ -258,7 +277,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     };
   } catch (error) {
     await stopAll();
-    throw error;
+    throw new Error(`${error instanceof Error ? error.message : String(error)}${logTails(options, [...children.keys()], error)}`);
   }
 }
 
@@ -281,4 +300,47 @@ export async function withTemporaryStack<T>(root: string, run: (stack: RunningSt
     await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The embedded nats-server's settings: loopback only, JetStream in the data directory, and a
+ * system account, without which the server warns of every advisory it cannot send ("Advisory
+ * could not be sent for account $G") while the apps work.
+ */
+function writeNatsConfig(storeDir: string, port: number, pidFile: string): string {
+  const file = join(storeDir, 'nats-server.conf');
+  writeFileSync(
+    file,
+    [
+      'host: 127.0.0.1',
+      `port: ${port}`,
+      `pid_file: ${JSON.stringify(pidFile)}`,
+      `jetstream { store_dir: ${JSON.stringify(storeDir)} }`,
+      // The apps connect without credentials into the application account; the system account has no user.
+      'accounts { APP { jetstream: enabled, users: [{ user: app, password: app }] }, SYS {} }',
+      'system_account: SYS',
+      'no_auth_user: app',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+/** When start-up failed, the last lines of the logs of the processes that stopped (or of all of them). */
+function logTails(options: StackOptions, names: string[], error: unknown): string {
+  if (options.output === 'inherit') return '';
+  const logDir = options.output.logDir;
+  const message = error instanceof Error ? error.message : '';
+  const failed = names.filter((name) => message.includes(name));
+  const shown = failed.length > 0 ? failed : names;
+  return shown
+    .map((name) => {
+      try {
+        const lines = readFileSync(join(logDir, `${name}.log`), 'utf8').trimEnd().split('\n').slice(-15);
+        return `\n--- last lines of ${name} (${join(logDir, `${name}.log`)}) ---\n${lines.join('\n')}`;
+      } catch {
+        return '';
+      }
+    })
+    .join('');
 }
