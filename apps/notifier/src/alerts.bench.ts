@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connect } from 'nats';
-import { ALERT_NOTIFICATIONS_SUBJECT, samplePropertyDocument, type AlertNotification, type CreatedAccount, type SearchRecord } from '@immo/contracts';
+import { ALERT_NOTIFICATIONS_SUBJECT, mulberry32, samplePropertyDocument, type AlertNotification, type CreatedAccount, type SearchRecord } from '@immo/contracts';
 import { withTemporaryStack, type RunningStack } from '@immo/stack';
 import { httpRequest, startWebhookReceiver, type Measurement, type Scenario, type WebhookReceiver } from '@immo/testing';
 
@@ -66,11 +66,6 @@ function weightedPick(places: { all: Commune[]; cumulative: number[] }, random: 
   }
   return places.all[low] as Commune;
 }
-
-const seeded = (seed: number) => () => {
-  seed = (seed * 1103515245 + 12345) % 2 ** 31;
-  return seed / 2 ** 31;
-};
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -159,7 +154,7 @@ const alertsLatency: Scenario = {
   description: `ingestion → webhook received at a local HTTPS receiver, ${SEARCHES} saved searches, ${ADVERTS_PER_SECOND} adverts/s for ${SECONDS} s (targets p50 ≤ 250 ms, p99 ≤ 1 s)`,
   run: () =>
     withReceiverStack(async (stack, receiver) => {
-      const random = seeded(42);
+      const random = mulberry32(42);
       const places = communes();
       const account = (await api(stack, 'POST', '/admin/accounts', stack.adminApiKey, { name: 'bench alerts' })) as CreatedAccount;
       const createStarted = performance.now();

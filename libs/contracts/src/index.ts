@@ -10,3 +10,4 @@ export * from './util/plain-object';
 export * from './searches';
 export * from './alerts/alert-notifications';
 export * from './util/name-based-uuid';
+export * from './util/seeded-random';

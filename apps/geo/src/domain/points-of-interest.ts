@@ -39,6 +39,7 @@
  * Rows that do not make a valid POI are skipped and counted in `skipped`.
  */
 import { readFileSync } from 'node:fs';
+import { mulberry32 } from '@immo/contracts';
 import { type CityDirectory, type CityEntry, getCityDirectory } from './city-directory';
 import { GeoValidationError } from './domain-errors';
 import { type BBox, type LatLon, bboxAround, haversineKm, isValidLatLon, kmToLatDegrees, kmToLonDegrees } from './geo-math';
@@ -151,17 +152,8 @@ function fnv1a(text: string): number {
   return hash >>> 0;
 }
 
-/** Mulberry32: tiny, fast, and good enough to scatter points; not for anything secret. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Mulberry32 (contracts): good enough to scatter points; not for anything secret. */
+export const seededRandom = mulberry32;
 
 function pick<T>(random: () => number, items: ReadonlyArray<T>): T {
   return items[Math.floor(random() * items.length)] as T;

@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { City, GeoPoint, PropertyDocument } from '@immo/contracts';
+import { mulberry32, type City, type GeoPoint, type PropertyDocument } from '@immo/contracts';
 import { matches, parsePropertyCriteria, type PropertyCriteria } from '@immo/property-criteria';
 import { aCity, aPropertyDocument } from '@immo/property-criteria/testing';
 import type { Measurement, Scenario } from '@immo/testing';
@@ -344,17 +344,7 @@ function generateSearches(places: Places, count: number, random: () => number): 
   return searches;
 }
 
-/** mulberry32: small, fast and good enough to draw test data reproducibly. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const seededRandom = mulberry32;
 
 const between = (random: () => number, low: number, high: number): number => low + random() * (high - low);
 const pick = <T>(items: readonly T[], random: () => number): T => items[Math.floor(random() * items.length)] as T;
