@@ -93,8 +93,8 @@ function startDemoFeed(require, stack) {
   if (!process.env.DEMO_FEED || rate === 0) return null;
   if (!Number.isFinite(rate) || rate < 0) throw new Error(`DEMO_FEED must be a number of adverts per second, not ${process.env.DEMO_FEED}`);
   const { startLiveFeed } = require(join(root, 'dist', 'apps', 'listings', 'demo', 'live-feed.js'));
-  step(`live demo feed: ${rate} adverts per second`);
-  return startLiveFeed({ baseUrl: stack.baseUrl, adminApiKey: stack.adminApiKey, rate });
+  // The feed says when it starts, and only speaks again when ingestion refuses or fails.
+  return startLiveFeed({ baseUrl: stack.baseUrl, adminApiKey: stack.adminApiKey, rate, log: (line) => console.log(`  … ${line}`) });
 }
 
 main().catch((error) => {

@@ -76,7 +76,8 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-class Random {
+/** The PRNG helpers the generator draws with; shared with the live feed (`feed-generator.ts`). */
+export class Random {
   constructor(private readonly next: () => number) {}
 
   float(): number {
@@ -249,7 +250,7 @@ const FEATURES = [
   'parquet', 'digicode', 'fibre', 'cuisine équipée', 'dressing', 'vue dégagée',
 ] as const;
 
-interface SiteProfile {
+export interface SiteProfile {
   site: string;
   category: string;
   acceptsIndividuals: boolean;
@@ -257,7 +258,7 @@ interface SiteProfile {
   crawlEveryDays: readonly [number, number];
 }
 
-const SITES: readonly SiteProfile[] = [
+export const SITES: readonly SiteProfile[] = [
   { site: 'synthetic-portal-a', category: 'portal', acceptsIndividuals: true, crawlEveryDays: [3, 6] },
   { site: 'synthetic-portal-b', category: 'portal', acceptsIndividuals: false, crawlEveryDays: [4, 8] },
   { site: 'synthetic-classifieds-c', category: 'classifieds', acceptsIndividuals: true, crawlEveryDays: [2, 5] },
@@ -267,7 +268,7 @@ const SITES: readonly SiteProfile[] = [
 const FIRST_NAMES = ['Camille', 'Dominique', 'Maxime', 'Alix', 'Sacha', 'Morgan', 'Charlie', 'Lou'] as const;
 const AGENCY_WORDS = ['Horizon', 'Clé', 'Patrimoine', 'Habitat', 'Demeures', 'Quartiers', 'Transactions'] as const;
 
-interface Publisher {
+export interface Publisher {
   name: string;
   category: string;
   type: 0 | 1;
@@ -279,7 +280,7 @@ interface Publisher {
 // goods and listings
 // ---------------------------------------------------------------------------------------------
 
-interface Good {
+export interface Good {
   goodId: string;
   commune: DemoCommune;
   transactionType: TransactionType;
@@ -303,7 +304,7 @@ interface Good {
 }
 
 /** Mutable state of one advert as the publisher shows it over time. */
-interface Listing {
+export interface Listing {
   site: SiteProfile;
   publisher: Publisher;
   reference: string;
@@ -329,6 +330,12 @@ interface Timed {
 
 const DAY_MS = 86_400_000;
 
+/** Weights for `Random.weighted` over communes. */
+export function communeWeightsOf(communes: readonly DemoCommune[]): (readonly [DemoCommune, number])[] {
+  // Weight by sqrt(population): big cities dominate as on real portals, small places still appear.
+  return communes.map((c) => [c, Math.sqrt(Math.max(c.population, 50))] as const);
+}
+
 export function generateDataset(options: GenerateOptions = {}): GeneratedDataset {
   const seed = options.seed ?? 1;
   const goodCount = options.goods ?? 500;
@@ -339,8 +346,7 @@ export function generateDataset(options: GenerateOptions = {}): GeneratedDataset
   const multiShare = options.multiPublisherShare ?? 0.2;
   const rnd = new Random(mulberry32(seed));
 
-  // Weight by sqrt(population): big cities dominate as on real portals, small places still appear.
-  const communeWeights = communes.map((c) => [c, Math.sqrt(Math.max(c.population, 50))] as const);
+  const communeWeights = communeWeightsOf(communes);
   const agencies = new Map<string, Publisher[]>();
   const out: Timed[] = [];
   const goods: SyntheticGood[] = [];
@@ -362,7 +368,8 @@ export function generateDataset(options: GenerateOptions = {}): GeneratedDataset
 
     const multi = rnd.chance(multiShare);
     const listingCount = multi ? (rnd.chance(0.75) ? 2 : 3) : 1;
-    const firstDay = rnd.between(0, days * 0.8);
+    // New goods keep coming up to the end of the period, as on a live portal: newest-first looks current.
+    const firstDay = rnd.between(0, days * 0.98);
     const usedPublishers = new Set<string>();
     const listings: { listing: Listing; fromMs: number }[] = [];
     for (let l = 0; l < listingCount; l++) {
@@ -419,7 +426,7 @@ export async function writeSnapshotsJsonl(path: string, options: GenerateOptions
   return { count: snapshots.length, end };
 }
 
-function makeGood(rnd: Random, goodId: string, commune: DemoCommune): Good {
+export function makeGood(rnd: Random, goodId: string, commune: DemoCommune): Good {
   let propertyType = rnd.weighted(TYPE_WEIGHTS[sizeClassOf(commune)]);
   const transactionType: TransactionType = rnd.chance(propertyType === 0 ? 0.4 : 0.15) ? 1 : 0;
   // Plots and whole buildings are hardly ever rented out through portals.
@@ -554,7 +561,7 @@ function constructionYearOf(rnd: Random): number {
   return rnd.int(from, to);
 }
 
-function pickPublisher(rnd: Random, site: SiteProfile, commune: DemoCommune, agencies: Map<string, Publisher[]>): Publisher {
+export function pickPublisher(rnd: Random, site: SiteProfile, commune: DemoCommune, agencies: Map<string, Publisher[]>): Publisher {
   if (site.acceptsIndividuals && rnd.chance(site.category === 'classifieds' ? 0.55 : 0.2)) {
     return {
       name: 'Particulier (synthetic)',
@@ -584,7 +591,7 @@ function pickPublisher(rnd: Random, site: SiteProfile, commune: DemoCommune, age
   return rnd.pick(pool);
 }
 
-function makeListing(
+export function makeListing(
   rnd: Random,
   site: SiteProfile,
   publisher: Publisher,
@@ -689,7 +696,7 @@ function crawlListing(
   return null;
 }
 
-function snapshotOf(listing: Listing, ms: number, withdrawn: boolean): AdvertSnapshot {
+export function snapshotOf(listing: Listing, ms: number, withdrawn: boolean): AdvertSnapshot {
   const { good, publisher, site } = listing;
   const pro = publisher.type === 1;
   const rent = good.transactionType === 1;
@@ -763,7 +770,7 @@ function snapshotOf(listing: Listing, ms: number, withdrawn: boolean): AdvertSna
   };
 }
 
-function roundPrice(value: number, transactionType: TransactionType): number {
+export function roundPrice(value: number, transactionType: TransactionType): number {
   if (transactionType === 1) return Math.max(10, Math.round(value / 5) * 5);
   const step = value < 100_000 ? 500 : 1_000;
   return Math.max(1_000, Math.round(value / step) * step);
