@@ -76,6 +76,7 @@ describe('graceful shutdown on SIGTERM', () => {
     const stopping = Date.now();
     await fixture.stack.stopApp('listings');
     const stoppedIn = Date.now() - stopping;
+    const listingsExit = fixture.stack.exitStatus('listings');
     // The load goes on against the stopped service (clean 503s), then ends before the restart: a
     // service still loading its index after a restart is another matter than stopping.
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -86,6 +87,8 @@ describe('graceful shutdown on SIGTERM', () => {
     while (Date.now() < deadline && (await fetch(`${fixture.stack.baseUrl}/health/ready`)).status !== 200) await new Promise((r) => setTimeout(r, 200));
 
     expect(stoppedIn).toBeLessThan(SHUTDOWN_BOUND_MS);
+    // It stopped by itself, having finished its work: not killed, not past its own deadline.
+    expect(listingsExit).toEqual({ code: 0, signal: null });
     const failures = [...statuses.entries()].filter(([status]) => status >= 500 && status !== 503);
     expect(failures).toEqual([]);
     expect(statuses.get(200) ?? 0).toBeGreaterThan(10);

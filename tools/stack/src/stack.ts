@@ -54,6 +54,8 @@ export interface RunningStack {
   killApp(name: AppName | 'nats-server'): Promise<void>;
   /** Starts a stopped or killed app (or nats-server) again with the same settings; resolves once it runs. */
   restartApp(name: AppName | 'nats-server'): Promise<void>;
+  /** How an app's last run ended: its exit code, or the signal that killed it; null while it runs. */
+  exitStatus(name: string): { code: number | null; signal: string | null } | null;
   /** Starts one more instance of a service (a replica) under `label`, with extra settings. */
   startReplica(name: AppName, label: string, env: NodeJS.ProcessEnv): Promise<void>;
   stop(): Promise<void>;
@@ -108,7 +110,10 @@ export async function waitForReady(baseUrl: string, timeoutMs: number, exited: (
   throw new Error(`the stack was not ready after ${timeoutMs} ms: ${last}`);
 }
 
-function stopProcess(child: ChildProcess, graceMs = 10_000): Promise<void> {
+/** Past the apps' own bound (SHUTDOWN_TIMEOUT_MS, 20 s by default): they stop by themselves, or are killed. */
+const STOP_GRACE_MS = 25_000;
+
+function stopProcess(child: ChildProcess, graceMs = STOP_GRACE_MS): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((done) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
@@ -267,6 +272,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         const settings = launchSettings.get(name);
         if (!settings) throw new Error(`${name} was never started`);
         await launch(name, settings.command, settings.args, settings.env);
+      },
+      exitStatus(name) {
+        const child = children.get(name);
+        if (!child || (child.exitCode === null && child.signalCode === null)) return null;
+        return { code: child.exitCode, signal: child.signalCode };
       },
       async startReplica(name, label, env) {
         const settings = launchSettings.get(name);
