@@ -1,5 +1,6 @@
-import { ServerNats, type NatsOptions } from '@nestjs/microservices';
+import { ServerNats, type NatsOptions, type WritePacket } from '@nestjs/microservices';
 import type { Subscription } from 'nats';
+import type { Observable, Subscription as RxSubscription } from 'rxjs';
 
 /**
  * Nest's NATS server, able to stop taking requests without dropping the ones under way: it counts
@@ -24,9 +25,32 @@ export class DrainingNatsServer extends ServerNats {
     try {
       return await super.handleMessage(channel, natsMsg);
     } finally {
-      this.handling--;
-      if (this.handling === 0) for (const wake of this.idle.splice(0)) wake();
+      this.release();
     }
+  }
+
+  /**
+   * Nest answers after `handleMessage` returns: the handler's observable is subscribed here and
+   * its reply published on a later tick. A request counts as handled once its last reply is out.
+   */
+  override send(stream$: Observable<unknown>, respond: (data: WritePacket) => Promise<unknown> | void): RxSubscription {
+    this.handling++;
+    let released = false;
+    return super.send(stream$, async (packet) => {
+      try {
+        return await respond(packet);
+      } finally {
+        if (packet.isDisposed && !released) {
+          released = true;
+          this.release();
+        }
+      }
+    });
+  }
+
+  private release(): void {
+    this.handling--;
+    if (this.handling === 0) for (const wake of this.idle.splice(0)) wake();
   }
 
   /** Resolves once no request is being handled, or after `timeoutMs`; false when some were still running. */
