@@ -1,6 +1,6 @@
-import { Controller, Module } from '@nestjs/common';
+import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { MessagePattern, type INestMicroservice } from '@nestjs/microservices';
+import { MessagePattern } from '@nestjs/microservices';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { startNatsServer, type RunningNatsServer } from '@immo/testing';
 import { DrainingNatsServer } from './draining-nats-server';
