@@ -98,13 +98,16 @@ export class AlertMatcher {
       this.counters.events++;
       const searches = this.searches.matching(event.document);
       if (searches.length === 0) continue;
+      // The matches this batch already wrote, then the stored ones, read in one query per event.
       const existing = new Map<string, StoredMatch | null>();
-      await Promise.all(
-        searches.map(async (search) => {
-          const id = matchIdOf(search.id, event.propertyId);
-          existing.set(id, staged.get(id) ?? storedMatchOf(await this.matches.findById(id)));
-        }),
-      );
+      const unread: string[] = [];
+      for (const search of searches) {
+        const id = matchIdOf(search.id, event.propertyId);
+        const written = staged.get(id);
+        if (written === undefined) unread.push(id);
+        else existing.set(id, written);
+      }
+      if (unread.length > 0) for (const doc of await this.matches.find({ _id: { $in: unread } })) existing.set(doc._id, storedMatchOf(doc));
       const decision = decideAlerts({
         event,
         publishedAtMs: Math.floor(message.info.timestampNanos / 1e6),
@@ -147,7 +150,6 @@ export class AlertMatcher {
   }
 }
 
-function storedMatchOf(doc: MatchDoc | null): StoredMatch | null {
-  if (doc === null) return null;
+function storedMatchOf(doc: MatchDoc): StoredMatch {
   return { id: doc._id, searchId: doc.searchId, accountId: doc.accountId, propertyId: doc.propertyId, createdAt: doc.createdAt, updatedAt: doc.updatedAt };
 }

@@ -28,7 +28,7 @@ export class AlertRecords {
   /** `lastAlertAt` of each of these searches that was ever alerted. */
   async lastAlertAt(searchIds: readonly string[]): Promise<Map<string, string>> {
     if (searchIds.length === 0) return new Map();
-    const docs = searchIds.length === 1 ? [await this.lastAlerts.findById(searchIds[0] as string)].filter((doc) => doc !== null) : await this.lastAlerts.find({ _id: { $in: [...searchIds] } });
+    const docs = await this.lastAlerts.find({ _id: { $in: [...searchIds] } });
     return new Map(docs.map((doc) => [doc._id, doc.lastAlertAt]));
   }
 }
