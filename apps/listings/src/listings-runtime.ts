@@ -83,6 +83,7 @@ export class ListingsRuntime {
     await this.lease.stop();
     await this.runner.stop();
     await this.relay.stop();
+    this.vitals.close();
   }
 
   private async openWhenCaughtUp(): Promise<void> {

@@ -35,7 +35,8 @@ function vitals(stack: RunningStack, current: ProjectionStatusReply, dataDir: st
   return (
     `RSS ${mib(memory.rss)} (anon ${mib(memory.anon)}, LMDB map ${mib(memory.file)}), heap ${mib(current.process.heapUsedBytes)} of ${mib(current.process.heapTotalBytes)}, external ${mib(current.process.externalBytes)}; ` +
     `disk: read models ${mib(diskBytes(join(dataDir, 'listings', 'read-models')))}, event store ${mib(diskBytes(join(dataDir, 'nats')))}; ` +
-    `worst event-loop delay ${current.process.eventLoopDelayMaxMs} ms (p99 ${current.process.eventLoopDelayP99Ms} ms)`
+    `worst event-loop delay ${current.process.eventLoopDelayMaxMs} ms (p99 ${current.process.eventLoopDelayP99Ms} ms); ` +
+    `longest GC pause ${current.process.gcPauseMaxMs} ms (${current.process.gcPauseMaxKind ?? 'none'})`
   );
 }
 

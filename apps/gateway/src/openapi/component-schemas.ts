@@ -651,6 +651,8 @@ const projectionStatus = objectSchema<ProjectionStatusReply>({
     externalBytes: INTEGER,
     eventLoopDelayMaxMs: NUMBER,
     eventLoopDelayP99Ms: NUMBER,
+    gcPauseMaxMs: NUMBER,
+    gcPauseMaxKind: nullable({ type: 'string', enum: ['minor', 'major', 'incremental', 'weakcb'] }),
   }),
 });
 

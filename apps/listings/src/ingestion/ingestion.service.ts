@@ -22,8 +22,12 @@ import type { GeoLookup } from '../geo/geo-directory.client';
 import type { ProjectionLagLimit } from './projection-lag-limit';
 
 const MAX_ATTEMPTS = 4;
-/** Recently written advert states, to decide the next snapshot without reading the stream back. */
-const WRITE_CACHE_SIZE = 10_000;
+/**
+ * Recently written advert states, to decide the next snapshot without reading the stream back.
+ * The projection runs at most 2,000 appends behind (the lag limit), so an older state is already
+ * in the advert-states read model; a larger cache would only hold whole states on the heap.
+ */
+const WRITE_CACHE_SIZE = 2_000;
 const CONCURRENCY = 64;
 
 interface Current {

@@ -54,7 +54,7 @@ export class ProjectionRunner {
   private subscription: AllSubscription | null = null;
   private loop: Promise<void> | null = null;
   private uow: UnitOfWork;
-  private readonly cache = new RecordCache();
+  private readonly cache = new RecordCache(5_000, new Set([ADVERTS_COLLECTION.name, PROPERTIES_COLLECTION.name]));
   private outboxWritten = false;
   private commitTimer: NodeJS.Timeout | null = null;
   /** Work on the unit of work runs one piece at a time (events, timed commits). */

@@ -1,5 +1,5 @@
 import { EmbeddedDocumentStore, type CollectionSpec, type DocumentStore, type StoredDocument } from '@immo/document-store';
-import { UnitOfWork } from './unit-of-work';
+import { RecordCache, UnitOfWork } from './unit-of-work';
 
 interface Note extends StoredDocument {
   text: string;
@@ -217,6 +217,22 @@ describe('UnitOfWork', () => {
       // One transaction: the note and the checkpoint are not stored without the failed write.
       expect(await store.collection(NOTES).findById('n1')).toBeNull();
       expect(await store.collection(CHECKPOINTS).findById('advert-states')).toBeNull();
+    });
+  });
+
+  describe('record cache across batches', () => {
+    it('given a cache limited to the collections read back, when a batch writes others, then only the named ones are cached', async () => {
+      const cache = new RecordCache(10, new Set([NOTES.name]));
+      const first = new UnitOfWork(store, cache);
+      first.put(NOTES.name, note('n1', 1, 'kept'));
+      first.put(TAGS.name, note('t1', 1, 'write-only'));
+      await first.commit(CHECKPOINTS.name);
+
+      const next = new UnitOfWork(store, cache);
+      const load = jest.fn((id: string) => Promise.resolve(note(id, 1, 'from the store')));
+      await expect(next.read(NOTES.name, 'n1', load)).resolves.toMatchObject({ text: 'kept' });
+      expect(load).not.toHaveBeenCalled();
+      expect(cache.get(TAGS.name, 't1')).toBeUndefined();
     });
   });
 });

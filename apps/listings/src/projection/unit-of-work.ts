@@ -11,14 +11,21 @@ import type { DocumentStore, DocumentWrite, StoredDocument } from '@immo/documen
 export class RecordCache {
   private readonly caches = new Map<string, LRUCache<string, StoredDocument>>();
 
-  constructor(private readonly entriesPerCollection = 5_000) {}
+  /**
+   * `collections` names what the projections read back (adverts, properties): caching write-only
+   * records (outbox, search rows, facts) would only hold whole payloads on the heap until evicted.
+   */
+  constructor(
+    private readonly entriesPerCollection = 5_000,
+    private readonly collections: ReadonlySet<string> | null = null,
+  ) {}
 
   get<T extends StoredDocument>(collection: string, id: string): T | undefined {
     return this.caches.get(collection)?.get(id) as T | undefined;
   }
 
   set(collection: string, doc: StoredDocument): void {
-    if (this.entriesPerCollection <= 0) return;
+    if (this.entriesPerCollection <= 0 || (this.collections !== null && !this.collections.has(collection))) return;
     let cache = this.caches.get(collection);
     if (!cache) this.caches.set(collection, (cache = new LRUCache<string, StoredDocument>({ max: this.entriesPerCollection })));
     cache.set(doc._id, doc);

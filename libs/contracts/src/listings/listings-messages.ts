@@ -97,6 +97,9 @@ export interface ProjectionStatusReply {
     externalBytes: number;
     eventLoopDelayMaxMs: number;
     eventLoopDelayP99Ms: number;
+    /** Longest garbage-collection pause since the same moment, and its kind (what a stall often is). */
+    gcPauseMaxMs: number;
+    gcPauseMaxKind: string | null;
   };
 }
 

@@ -9,6 +9,8 @@
  * synchronous from a memory map (no JS heap for documents at rest), and writes are encoded on the
  * main thread but committed and synced off it.
  */
+// First: it switches msgpackr's native string extraction off before lmdb loads msgpackr.
+import './plain-string-decoding';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
