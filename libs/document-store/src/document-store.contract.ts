@@ -223,6 +223,28 @@ export function describeDocumentStoreContract(
       });
     });
 
+    describe('scan', () => {
+      it('hands out every document once, in batches of at most the given size', async () => {
+        const c = await listings();
+        const batches: Listing[][] = [];
+        for await (const batch of c.scan(3)) batches.push(batch);
+        expect(batches.every((batch) => batch.length >= 1 && batch.length <= 3)).toBe(true);
+        const scanned = batches.flat();
+        expect(sortedIds(scanned)).toEqual(sortedIds(FIXTURES));
+        expect(scanned.find((doc) => doc._id === 'a3')).toEqual(await c.findById('a3'));
+      });
+
+      it('scans an empty collection as no batch, and refuses a batch size that would never advance', async () => {
+        const c = await emptyCollection<Listing>(LISTINGS);
+        const batches: Listing[][] = [];
+        for await (const batch of c.scan(10)) batches.push(batch);
+        expect(batches).toEqual([]);
+        await expect(async () => {
+          for await (const batch of c.scan(0)) batches.push(batch);
+        }).rejects.toThrow(/batchSize/);
+      });
+    });
+
     it('counts matching documents', async () => {
       const c = await listings();
       expect(await c.count({})).toBe(8);

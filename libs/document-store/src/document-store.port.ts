@@ -46,6 +46,13 @@ export interface DocumentCollection<T extends StoredDocument = StoredDocument> {
   count(filter: Filter): Promise<number>;
   aggregate<R = Record<string, unknown>>(pipeline: PipelineStage[]): Promise<R[]>;
   /**
+   * Every document, once, a batch at a time and in no promised order: for loading an in-memory
+   * index at start without holding the whole collection at once, nor paging with a query per
+   * page (each of which filters and sorts what is left). Documents written while the scan runs
+   * may or may not be seen.
+   */
+  scan(batchSize: number): AsyncIterable<T[]>;
+  /**
    * Insert or replace by `_id`. A document whose revision is lower than or equal to the stored
    * one changes nothing and answers `stale`, so replaying events is harmless.
    */

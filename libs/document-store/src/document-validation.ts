@@ -11,3 +11,8 @@ export function assertStoredDocument(doc: unknown, collection: string): asserts 
     throw new TypeError(`${collection}: document "${doc['_id']}" needs a finite numeric revision`);
   }
 }
+
+/** A scan's batch size: a positive integer (a zero would never advance). */
+export function assertBatchSize(batchSize: number): void {
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
+}

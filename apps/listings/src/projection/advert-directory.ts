@@ -3,6 +3,9 @@ import type { DocumentCollection } from '@immo/document-store';
 import type { AdvertState, PropertyMatcher } from '../domain';
 import type { AdvertFacts, AdvertFactsRecord } from './read-models';
 
+/** Facts read per batch at start: the whole collection is never held at once. */
+const LOAD_BATCH = 5_000;
+
 /** The grouping attributes and expiry date of an advert state. */
 export function factsOf(state: AdvertState): AdvertFacts {
   return {
@@ -65,7 +68,7 @@ export class AdvertDirectory {
   }
 
   async load(collection: DocumentCollection<AdvertFactsRecord>): Promise<void> {
-    for (const record of await collection.find({})) this.track(record.facts);
+    for await (const batch of collection.scan(LOAD_BATCH)) for (const record of batch) this.track(record.facts);
   }
 
   clear(): void {

@@ -6,7 +6,8 @@ import type { PropertyChange } from './property-documents.projection';
 import { SEARCH_ROWS_COLLECTION, type SearchRowRecord } from './read-models';
 import type { UnitOfWork } from './unit-of-work';
 
-const LOAD_PAGE = 10_000;
+/** Rows read per batch at start. */
+const LOAD_PAGE = 5_000;
 
 /**
  * The property search index: the compact search row of every property document, stored beside the
@@ -44,13 +45,9 @@ export class SearchIndexProjection {
   async load(): Promise<number> {
     const rows = this.store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION);
     let loaded = 0;
-    let after: string | null = null;
-    for (;;) {
-      const page: SearchRowRecord[] = await rows.find(after === null ? {} : { _id: { $gt: after } }, { sort: { _id: 1 }, limit: this.loadPage });
-      for (const record of page) this.index.upsert(record.row as SearchRow);
-      loaded += page.length;
-      if (page.length < this.loadPage) break;
-      after = (page[page.length - 1] as SearchRowRecord)._id;
+    for await (const batch of rows.scan(this.loadPage)) {
+      for (const record of batch) this.index.upsert(record.row as SearchRow);
+      loaded += batch.length;
     }
     // Drops the headroom the structures grew with while loading.
     this.index.compact(true);

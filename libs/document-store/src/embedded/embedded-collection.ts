@@ -13,7 +13,7 @@ import type {
   UpsertOutcome,
 } from '../document-store.port';
 import { isPlainObject, splitPath } from '../document-paths';
-import { assertStoredDocument } from '../document-validation';
+import { assertBatchSize, assertStoredDocument } from '../document-validation';
 import { DuplicateKeyError } from '../errors';
 import { nearestDistance, normalizeGeoFilter } from '../geo/geo-query';
 import { indexFields, indexName } from '../index-spec';
@@ -154,6 +154,22 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
   /** Number of stored documents. */
   get size(): number {
     return this.skeletons.size;
+  }
+
+  async *scan(batchSize: number): AsyncIterable<T[]> {
+    assertBatchSize(batchSize);
+    this.host.assertOpen();
+    // The ids as they are now; a document deleted since is skipped.
+    const ids = [...this.skeletons.keys()];
+    for (let first = 0; first < ids.length; first += batchSize) {
+      const batch: T[] = [];
+      for (const id of ids.slice(first, first + batchSize)) {
+        const doc = this.bodies.read(id) as T | undefined;
+        if (doc !== undefined) batch.push(doc);
+      }
+      if (batch.length > 0) yield batch;
+      this.host.assertOpen();
+    }
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {

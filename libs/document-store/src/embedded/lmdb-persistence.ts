@@ -43,6 +43,16 @@ const MAP_SIZE_BYTES = 2 ** 36;
 /** Two databases per collection plus the meta one: room for 100 collections (lmdb's default is 12). */
 const MAX_DATABASES = 201;
 
+/*
+ * Document bodies are stored LZ4-compressed (lmdb's own, for values over 1 KB; smaller ones stay
+ * as they are, and bodies written before compression was on stay readable). Measured on listings
+ * data, 5,000 documents of each kind written in random order: property documents (3.9 KB
+ * encoded) took 13.5 MiB of pages instead of 27.2, advert states (2.3 KB) 9.9 instead of 18.4, at
+ * about 35 µs more per write on the event loop, and reads no slower. Every page of the map that
+ * is read stays resident in the process, so halving the file nearly halves the resident memory a
+ * large store ends up with, and a restart reads half as much.
+ */
+
 /**
  * Values are encoded here, with this module's own msgpack encoder, and LMDB stores bytes. lmdb's
  * built-in encoder is shared by every environment of the process, so with several JS realms in
@@ -92,20 +102,18 @@ export class LmdbPersistence {
     this.meta = this.database<CollectionMeta>('$meta');
   }
 
-  private database<V>(name: string): EncodedDatabase<V> {
-    return new EncodedDatabase<V>(this.root.openDB<Buffer, string>({ name, encoding: 'binary' }));
+  private database<V>(name: string, compressed = false): EncodedDatabase<V> {
+    return new EncodedDatabase<V>(this.root.openDB<Buffer, string>({ name, encoding: 'binary', compression: compressed }));
   }
 
   static open(dataDir: string): LmdbPersistence {
     mkdirSync(dataDir, { recursive: true });
-    // No compression: measured on property documents (~5 KB), LZ4 doubled the cost of a write
-    // (112 µs against 52 µs) and the encoding runs on the event loop; disk is the cheaper resource.
+    // Document bodies are LZ4-compressed (per database, below), skeletons are not.
     // No read-ahead: documents are read one at a time at random places of the map; the kernel's
     // read-ahead would fault in (and count as resident) neighbouring pages nobody asked for.
     // (`noReadAhead` is read by lmdb's open() but missing from its type declarations.)
     const options: RootDatabaseOptionsWithPath & { noReadAhead: boolean } = {
       path: join(dataDir, LMDB_FILE_NAME),
-      compression: false,
       mapSize: MAP_SIZE_BYTES,
       maxDbs: MAX_DATABASES,
       noReadAhead: true,
@@ -185,7 +193,7 @@ export class LmdbPersistence {
   private bodiesOf(collection: string): EncodedDatabase<StoredDocument> {
     let db = this.bodies.get(collection);
     if (!db) {
-      db = this.database<StoredDocument>(collection);
+      db = this.database<StoredDocument>(collection, true);
       this.bodies.set(collection, db);
     }
     return db;

@@ -17,7 +17,7 @@ import type {
   StoredDocument,
   UpsertOutcome,
 } from '../document-store.port';
-import { assertStoredDocument } from '../document-validation';
+import { assertBatchSize, assertStoredDocument } from '../document-validation';
 import { DocumentStoreClosedError, DuplicateKeyError } from '../errors';
 import {
   type MongooseIndexDefinition,
@@ -232,6 +232,20 @@ export class MongoDocumentCollection<T extends StoredDocument = StoredDocument> 
     const native = await this.collection();
     const docs = await native.find(filter as mongo.Filter<MongoDoc>, toFindOptions(options)).toArray();
     return docs as unknown as T[];
+  }
+
+  async *scan(batchSize: number): AsyncIterable<T[]> {
+    assertBatchSize(batchSize);
+    const native = await this.collection();
+    let batch: T[] = [];
+    for await (const doc of native.find({}, { batchSize })) {
+      batch.push(doc as unknown as T);
+      if (batch.length === batchSize) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length > 0) yield batch;
   }
 
   async findById(id: string): Promise<T | null> {

@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { open } from 'lmdb';
+import { Packr } from 'msgpackr';
+import { LMDB_FILE_NAME, LmdbPersistence, type PersistOp } from './lmdb-persistence';
+
+const codec = new Packr({ useRecords: false, moreTypes: false });
+
+/** A document the size of a listing's, with text that repeats as real descriptions do. */
+function listingLike(i: number): { _id: string; revision: number; description: string; pictures: string[] } {
+  return {
+    _id: `property-${i}`,
+    revision: 1,
+    description: `Appartement ${i} lumineux, proche des commerces et des transports, au calme. `.repeat(40),
+    pictures: Array.from({ length: 8 }, (_, p) => `https://images.example.fr/listing/${i}/${p}.jpg`),
+  };
+}
+
+const opsOf = (docs: ReturnType<typeof listingLike>[]): PersistOp[] => docs.map((doc) => ({ collection: 'properties', id: doc._id, doc, skeleton: { _id: doc._id, revision: 1 } }));
+
+describe('LmdbPersistence', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'lmdb-persistence-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('stores document bodies compressed: they read back equal and take less room than their encoding', async () => {
+    const docs = Array.from({ length: 2_000 }, (_, i) => listingLike(i));
+    const persistence = LmdbPersistence.open(dataDir);
+    await persistence.persist(opsOf(docs), () => []);
+    await persistence.flush();
+    expect(persistence.read('properties', 'property-7')).toEqual(docs[7]);
+    expect([...persistence.documents('properties')]).toHaveLength(docs.length);
+    await persistence.close();
+
+    const encodedBytes = docs.reduce((sum, doc) => sum + codec.pack(doc).length, 0);
+    expect(statSync(join(dataDir, LMDB_FILE_NAME)).size).toBeLessThan(encodedBytes / 2);
+  });
+
+  it('reads the bodies a store wrote before compression was on, and compresses what it writes next', async () => {
+    // The store's layout before: a database per collection, msgpack bytes, no compression.
+    const before = open({ path: join(dataDir, LMDB_FILE_NAME), maxDbs: 8 });
+    const bodies = before.openDB<Buffer, string>({ name: 'properties', encoding: 'binary' });
+    const old = listingLike(1);
+    before.transactionSync(() => void bodies.put(old._id, codec.pack(old)));
+    await before.close();
+
+    const persistence = LmdbPersistence.open(dataDir);
+    try {
+      expect(persistence.read('properties', old._id)).toEqual(old);
+      const next = listingLike(2);
+      await persistence.persist(opsOf([next]), () => []);
+      expect(persistence.read('properties', next._id)).toEqual(next);
+      expect([...persistence.documents('properties')].map((doc) => doc._id).sort()).toEqual([old._id, next._id]);
+    } finally {
+      await persistence.close();
+    }
+  });
+});
