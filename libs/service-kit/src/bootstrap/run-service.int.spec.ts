@@ -1,4 +1,4 @@
-import { Controller, Logger, Module, type DynamicModule } from '@nestjs/common';
+import { Controller, Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { headers as natsHeaders, JSONCodec, type MsgHdrs, type NatsConnection } from 'nats';
@@ -121,3 +121,65 @@ describe('a service started by runService, on a real nats-server', () => {
     expect((await fetch(`http://127.0.0.1:${healthPort}/health/live`)).status).toBe(200);
   });
 });
+
+/** A start-up hook that loads for as long as the test says, as listings loads its search index. */
+class SlowLoad {
+  release!: () => void;
+  readonly done = new Promise<void>((resolve) => (this.release = resolve));
+  loaded = false;
+}
+
+@Controller()
+class LoadedController implements OnApplicationBootstrap {
+  constructor(@Inject(SlowLoad) private readonly load: SlowLoad) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.load.done;
+    this.load.loaded = true;
+  }
+
+  @MessagePattern('test.loaded.v1')
+  loaded() {
+    return { loaded: this.load.loaded };
+  }
+}
+
+describe('a service whose start-up hooks are still loading', () => {
+  let server: RunningNatsServer;
+  let client: NatsConnection;
+
+  beforeAll(async () => {
+    server = await startNatsServer({ jetstream: false });
+    client = await connectNats(server.url, { name: 'test-client', timeoutMs: 2000 });
+  });
+
+  afterAll(async () => {
+    await client?.drain();
+    await server?.stop();
+  });
+
+  it('does not join its queue group until they are done: no request is answered from a half-loaded state', async () => {
+    const load = new SlowLoad();
+    const nats = await connectNats(server.url, { name: 'geo', timeoutMs: 2000 });
+    const module: DynamicModule = {
+      module: class LoadingModule {},
+      imports: [ServiceKitModule.forService({ service: 'geo', instance: 'geo@loading', nats, readiness: [], closables: [] })],
+      controllers: [LoadedController],
+      providers: [{ provide: SlowLoad, useValue: load }],
+    };
+    const starting = runService('geo', { NATS_URL: server.url, NATS_CONNECT_TIMEOUT_MS: 2000, SHUTDOWN_TIMEOUT_MS: 5000, HEALTH_PORT: 0 }, module);
+    const rpc = new NatsRpcClient(client, 1000);
+    // Long enough for Nest to have subscribed, had it subscribed before the hooks.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect(rpc.request('test.loaded.v1', {})).rejects.toThrow(/No service answers/);
+
+    load.release();
+    const app = await starting;
+    try {
+      await expect(rpc.request('test.loaded.v1', {})).resolves.toEqual({ loaded: true });
+    } finally {
+      await app.close();
+    }
+  });
+});
+

@@ -43,12 +43,16 @@ export async function runService(
     await server.drainRequests(config.SHUTDOWN_TIMEOUT_MS / 2);
     await app.close();
   });
-  await app.startAllMicroservices();
+  // Start-up hooks first (loading in-memory indexes from the stores), NATS handlers after: a
+  // replica joins its queue group only once it can answer, instead of answering from a half-loaded
+  // index while it starts. (The probes' HTTP listener opens with the hooks done too; Kubernetes'
+  // startup probe allows for that.)
   if (config.HEALTH_PORT > 0) {
     await app.listen(config.HEALTH_PORT, '0.0.0.0');
   } else {
     await app.init();
   }
+  await app.startAllMicroservices();
   new Logger(service).log(`${service} ready on ${config.NATS_URL} (queue ${queueGroupOf(service)})`);
   return app;
 }
