@@ -79,7 +79,7 @@ class EncodedDatabase<V> {
     return this.db.getKeysCount();
   }
 
-  /** Inside a transaction callback: applied at once. */
+  /** Inside a batch (or transaction) callback: part of its transaction. */
   put(key: string, value: V): void {
     void this.db.put(key, codec.pack(value));
   }
@@ -158,10 +158,16 @@ export class LmdbPersistence {
     });
   }
 
-  /** Writes every operation in one transaction: all of them survive a crash, or none. */
+  /**
+   * Writes every operation in one transaction: all of them survive a crash, or none. A batch, not
+   * a transaction callback: the callback only queues the encoded values, and lmdb's write thread
+   * runs the B-tree work (page allocation, splits, faults on pages not yet in memory) and the
+   * compression. In a transaction callback those ran on the event loop, and at 40,000 properties
+   * a single commit held it for 75 to 116 ms.
+   */
   async persist(ops: readonly PersistOp[], metaOf: (collection: string) => readonly string[]): Promise<void> {
     if (ops.length === 0) return;
-    await this.root.transaction(() => {
+    await this.root.batch(() => {
       const touched = new Set<string>();
       for (const op of ops) {
         const bodies = this.bodiesOf(op.collection);
