@@ -5,30 +5,56 @@
  * behind an async port) never returns to the event loop: a projection catching up, or a batch of
  * a thousand snapshots, can run for hundreds of milliseconds as one microtask flush, and every
  * request, timer and health probe of the process waits behind it. Such loops call `yieldIfDue()`
- * between items; once the current slice has lasted `budgetMs`, the call resolves on the next turn
+ * between items; once the current slice has lasted `budgetMs`, the call resolves on a later turn
  * of the event loop instead of at once.
  *
  * One slice is shared by every loop of the process (`eventLoopSlice`): the budget bounds the time
- * between two turns of the loop, whichever loops share it.
+ * between two turns of the loop, whichever loops share it. The loops that yielded resume one at a
+ * time, in the order they yielded, while the new slice lasts; the rest wait for the next turn.
+ * Resuming them all at once (as one shared promise would) let 64 concurrent appends each run an
+ * item in the same turn: 100 to 230 ms without a turn of the loop, measured at 40,000 properties.
  */
 export class EventLoopSlice {
   private sliceStartedAt = performance.now();
-  private turn: Promise<void> | null = null;
+  private readonly waiting: (() => void)[] = [];
+  private turnScheduled = false;
 
   constructor(private readonly budgetMs: number) {}
 
-  /** Resolves at once within the slice; after it, on the event loop's next turn (check phase). */
+  /**
+   * Undefined (go on) within the slice when nobody is waiting; otherwise a promise that resolves
+   * when this caller's turn comes, behind those that yielded before it.
+   */
   yieldIfDue(): Promise<void> | undefined {
-    if (this.turn) return this.turn;
-    if (performance.now() - this.sliceStartedAt < this.budgetMs) return undefined;
-    this.turn = new Promise<void>((resolve) =>
-      setImmediate(() => {
-        this.turn = null;
-        this.sliceStartedAt = performance.now();
-        resolve();
-      }),
-    );
-    return this.turn;
+    if (this.waiting.length === 0 && !this.turnScheduled && performance.now() - this.sliceStartedAt < this.budgetMs) return undefined;
+    return new Promise<void>((resolve) => {
+      this.waiting.push(resolve);
+      this.scheduleTurn();
+    });
+  }
+
+  private scheduleTurn(): void {
+    if (this.turnScheduled) return;
+    this.turnScheduled = true;
+    setImmediate(() => {
+      this.turnScheduled = false;
+      this.sliceStartedAt = performance.now();
+      this.resumeNext();
+    });
+  }
+
+  /**
+   * Resumes the first waiter; the check queued behind it runs once that waiter's continuation has
+   * run up to its next await, and resumes the next one if the slice has time left.
+   */
+  private resumeNext(): void {
+    const next = this.waiting.shift();
+    if (next === undefined) return;
+    next();
+    queueMicrotask(() => {
+      if (performance.now() - this.sliceStartedAt < this.budgetMs) this.resumeNext();
+      else if (this.waiting.length > 0) this.scheduleTurn();
+    });
   }
 }
 
