@@ -141,6 +141,10 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
         this.uniqueIndexes.set(name, unique);
       }
     }
+    // Built now, while the store opens (before a service takes requests), not on the first query
+    // that needs them: at 100,000 adverts the first lookup after a restart held the event loop
+    // for 200 ms building the index.
+    for (const path of this.hashPaths) this.hashIndexOf(path);
   }
 
   queryStats(): QueryStats {

@@ -6,6 +6,7 @@ import { describeDocumentStoreContract } from '../document-store.contract';
 import { DocumentStoreClosedError, DuplicateKeyError } from '../errors';
 import { GeoQueryError } from '../geo/geo-query';
 import { EmbeddedDocumentStore } from './embedded-document-store';
+import { HashIndex } from './hash-index';
 import { LmdbPersistence } from './lmdb-persistence';
 
 describeDocumentStoreContract('embedded, in memory', () => new EmbeddedDocumentStore());
@@ -425,6 +426,25 @@ describe('embedded document store', () => {
       // The revision guard holds across restarts.
       expect(await reloaded.upsert({ ...ad(1), price: 0 })).toBe('stale');
       await second.close();
+    });
+
+    it('builds its equality indexes while it opens, so the first query after a restart builds nothing', async () => {
+      const first = new EmbeddedDocumentStore({ dataDir });
+      await first.collection<Ad>(SPEC).bulkUpsert(ADS.slice(0, 20));
+      await first.close();
+
+      const second = new EmbeddedDocumentStore({ dataDir });
+      const reloaded = second.collection<Ad>(SPEC);
+      const added = jest.spyOn(HashIndex.prototype, 'add');
+      try {
+        const found = await reloaded.find({ 'city.insee': '75101' });
+        expect(found.length).toBeGreaterThan(0);
+        expect(reloaded.queryStats().last?.via).toBe('city.insee');
+        expect(added).not.toHaveBeenCalled();
+      } finally {
+        added.mockRestore();
+        await second.close();
+      }
     });
 
     it('reopens a collection filled by commits from its stored skeletons, without reading its documents (guard: a restart reads no document)', async () => {
