@@ -58,4 +58,18 @@ describe('LmdbPersistence', () => {
       await persistence.close();
     }
   });
+
+  it('writes nothing of a commit that holds a key lmdb cannot take, not even the operations before it', async () => {
+    const persistence = LmdbPersistence.open(dataDir);
+    try {
+      const fine = listingLike(1);
+      const tooLong = { ...listingLike(2), _id: 'x'.repeat(3_000) };
+      await expect(persistence.persist(opsOf([fine, tooLong]), () => [])).rejects.toThrow(/limit/);
+      await persistence.flush();
+      expect(persistence.read('properties', fine._id)).toBeUndefined();
+      expect([...persistence.documents('properties')]).toEqual([]);
+    } finally {
+      await persistence.close();
+    }
+  });
 });

@@ -84,6 +84,11 @@ class EncodedDatabase<V> {
     void this.db.put(key, codec.pack(value));
   }
 
+  /** `put` of a value encoded beforehand (`codec.pack` returns a buffer no later call reuses). */
+  putEncoded(key: string, bytes: Buffer): void {
+    void this.db.put(key, bytes);
+  }
+
   remove(key: string): void {
     void this.db.remove(key);
   }
@@ -167,20 +172,27 @@ export class LmdbPersistence {
    */
   async persist(ops: readonly PersistOp[], metaOf: (collection: string) => readonly string[]): Promise<void> {
     if (ops.length === 0) return;
+    // Everything that can throw runs before the batch: a batch whose callback throws still
+    // commits what it queued so far, where a transaction would have rolled back.
+    const encoded = ops.map((op) => {
+      assertKeySize(op.id);
+      return op.doc === null ? null : { body: codec.pack(op.doc), skeleton: codec.pack(op.skeleton as Skeleton) };
+    });
     await this.root.batch(() => {
       const touched = new Set<string>();
-      for (const op of ops) {
+      ops.forEach((op, i) => {
         const bodies = this.bodiesOf(op.collection);
         const skeletons = this.skeletonsOf(op.collection);
-        if (op.doc === null) {
+        const values = encoded[i];
+        if (values === null || values === undefined) {
           bodies.remove(op.id);
           skeletons.remove(op.id);
         } else {
-          bodies.put(op.id, op.doc);
-          skeletons.put(op.id, op.skeleton as Skeleton);
+          bodies.putEncoded(op.id, values.body);
+          skeletons.putEncoded(op.id, values.skeleton);
         }
         touched.add(op.collection);
-      }
+      });
       for (const collection of touched) {
         if (this.meta.get(collection) === undefined) this.meta.put(collection, { paths: [...metaOf(collection)] });
       }
@@ -213,6 +225,14 @@ export class LmdbPersistence {
     }
     return db;
   }
+}
+
+/** lmdb's largest key with its default 4 KiB pages (`maxKeySize`). */
+const MAX_KEY_BYTES = 1978;
+
+function assertKeySize(id: string): void {
+  const bytes = Buffer.byteLength(id, 'utf8');
+  if (bytes > MAX_KEY_BYTES) throw new RangeError(`An _id of ${bytes} bytes is over the embedded store's limit of ${MAX_KEY_BYTES} bytes`);
 }
 
 function samePaths(a: readonly string[], b: readonly string[]): boolean {
