@@ -16,13 +16,12 @@
  * of published adverts is remembered; when full, a random one is forgotten (it stays published,
  * like an advert its crawler stopped visiting).
  */
-import type { AdvertSnapshot } from '@immo/contracts';
+import { mulberry32, type AdvertSnapshot } from '@immo/contracts';
 import {
   communeWeightsOf,
   FALLBACK_COMMUNES,
   makeGood,
   makeListing,
-  mulberry32,
   pickPublisher,
   Random,
   roundPrice,

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validateSnapshot, type AdvertSnapshot } from '@immo/contracts';
+import { mulberry32, validateSnapshot, type AdvertSnapshot } from '@immo/contracts';
 import {
   ADVERT_EVENT_TYPES,
   advertId,
@@ -12,7 +12,7 @@ import {
   PropertyMatcher,
   type AdvertState,
 } from '../src/domain';
-import { basePricePerMeter, FALLBACK_COMMUNES, generateDataset, generateSnapshots, mulberry32, writeSnapshotsJsonl } from './generate-snapshots';
+import { basePricePerMeter, FALLBACK_COMMUNES, generateDataset, generateSnapshots, writeSnapshotsJsonl } from './generate-snapshots';
 
 const GOODS = 400;
 const dataset = generateDataset({ seed: 2026, goods: GOODS });

@@ -25,7 +25,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import type { AdvertSnapshot } from '@immo/contracts';
+import { mulberry32, type AdvertSnapshot } from '@immo/contracts';
 import { FALLBACK_COMMUNES, type DemoCommune } from './fallback-communes';
 
 export { FALLBACK_COMMUNES, type DemoCommune };
@@ -61,20 +61,8 @@ export interface GeneratedDataset {
 }
 
 // ---------------------------------------------------------------------------------------------
-// PRNG
+// PRNG (mulberry32 from @immo/contracts)
 // ---------------------------------------------------------------------------------------------
-
-/** mulberry32: tiny, fast, good enough statistically for test data, and trivially seedable. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The PRNG helpers the generator draws with; shared with the live feed (`feed-generator.ts`). */
 export class Random {

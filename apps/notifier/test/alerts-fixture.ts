@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CreatedAccount, SearchRecord } from '@immo/contracts';
+import { parseSseBlock, type CreatedAccount, type SearchRecord, type SseMessage } from '@immo/contracts';
 import { ROOT, startStackFixture, type StackFixture } from '@immo/stack';
 import { startWebhookReceiver, type WebhookReceiver } from '@immo/testing';
 
@@ -111,12 +111,6 @@ export async function eventually<T>(read: () => Promise<T>, accept: (value: T) =
   }
 }
 
-export interface SseMessage {
-  id: string;
-  event: string;
-  data: string;
-}
-
 export interface SseClient {
   status: number;
   messages: SseMessage[];
@@ -138,21 +132,8 @@ export function openSse(url: string, headers: Record<string, string>): Promise<S
         for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          const message: SseMessage = { id: '', event: 'message', data: '' };
-          let isMessage = false;
-          for (const line of block.split('\n')) {
-            const colon = line.indexOf(':');
-            if (colon <= 0) continue;
-            const field = line.slice(0, colon);
-            const value = line.slice(colon + 1).replace(/^ /, '');
-            if (field === 'id') message.id = value;
-            else if (field === 'event') message.event = value;
-            else if (field === 'data') {
-              message.data += value;
-              isMessage = true;
-            }
-          }
-          if (!isMessage) continue;
+          const message = parseSseBlock(block);
+          if (!message) continue;
           messages.push(message);
           waiting.shift()?.(message);
         }

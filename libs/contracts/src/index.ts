@@ -9,5 +9,6 @@ export * from './geo/great-circle';
 export * from './util/plain-object';
 export * from './searches';
 export * from './alerts/alert-notifications';
+export * from './alerts/sse-block';
 export * from './util/name-based-uuid';
 export * from './util/seeded-random';

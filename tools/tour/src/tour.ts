@@ -8,7 +8,7 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
-import type { EventPayload, IngestAdvertsReply, MatchPayload, SearchRecord } from '@immo/contracts';
+import { parseSseBlock, type EventPayload, type IngestAdvertsReply, type MatchPayload, type SearchRecord, type SseMessage } from '@immo/contracts';
 
 export interface TourOptions {
   baseUrl: string;
@@ -175,7 +175,7 @@ async function ingestAndWait<T>(
   snapshot: Record<string, unknown>,
   stream: LiveStreamClient,
   what: string,
-  recognise: (message: SseMessage) => T | null,
+  recognise: (message: ReceivedSseMessage) => T | null,
 ): Promise<Arrival<T>> {
   command(out, [`curl -X POST -H "X-API-KEY: $ADMIN_KEY" -H 'content-type: application/json' \\`, `--data ${shellWord(JSON.stringify([snapshot]))} \\`, shellWord(`${base}/admin/adverts`)]);
   const sentAt = performance.now();
@@ -255,17 +255,14 @@ function expectStatus(answer: Answer, expected: number, what: string): void {
   throw new TourError(`${what} answered ${answer.status}: ${summary(answer.text)}`);
 }
 
-interface SseMessage {
-  id: string;
-  event: string;
-  data: string;
+interface ReceivedSseMessage extends SseMessage {
   /** performance.now() when the message was read off the socket: the end of the measured latency. */
   receivedAt: number;
 }
 
 /** A minimal EventSource over node:http(s): messages are queued as they arrive, then taken in order. */
 class LiveStreamClient {
-  private readonly queue: SseMessage[] = [];
+  private readonly queue: ReceivedSseMessage[] = [];
   private wake: (() => void) | null = null;
   private ended: string | null = null;
 
@@ -308,7 +305,7 @@ class LiveStreamClient {
   }
 
   /** The first message `accept` takes, skipping the others; bounded by the tour's timeout. */
-  async waitFor(what: string, accept: (message: SseMessage) => boolean): Promise<SseMessage> {
+  async waitFor(what: string, accept: (message: ReceivedSseMessage) => boolean): Promise<ReceivedSseMessage> {
     const until = performance.now() + this.timeoutMs;
     for (;;) {
       const message = this.queue.shift();
@@ -348,9 +345,9 @@ class LiveStreamClient {
       const receivedAt = performance.now();
       buffer += chunk.replace(/\r\n?/g, '\n');
       for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-        const message = parseSseBlock(buffer.slice(0, end), receivedAt);
+        const message = parseSseBlock(buffer.slice(0, end));
         buffer = buffer.slice(end + 2);
-        if (message) this.queue.push(message);
+        if (message) this.queue.push({ ...message, receivedAt });
       }
       this.wake?.();
     });
@@ -362,25 +359,6 @@ class LiveStreamClient {
     this.ended ??= reason;
     this.wake?.();
   }
-}
-
-/** One SSE block; comments (`: keep-alive`) and `retry:` carry no data and give no message. */
-function parseSseBlock(block: string, receivedAt: number): SseMessage | null {
-  const message: SseMessage = { id: '', event: 'message', data: '', receivedAt };
-  let hasData = false;
-  for (const line of block.split('\n')) {
-    const colon = line.indexOf(':');
-    if (colon <= 0) continue;
-    const field = line.slice(0, colon);
-    const value = line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'id') message.id = value;
-    else if (field === 'event') message.event = value;
-    else if (field === 'data') {
-      message.data += hasData ? `\n${value}` : value;
-      hasData = true;
-    }
-  }
-  return hasData ? message : null;
 }
 
 function step(out: (line: string) => void, n: number, title: string): void {
