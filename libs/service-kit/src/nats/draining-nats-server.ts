@@ -1,5 +1,5 @@
 import { ServerNats, type NatsOptions, type WritePacket } from '@nestjs/microservices';
-import type { Subscription } from 'nats';
+import type { NatsConnection, Subscription } from 'nats';
 import type { Observable, Subscription as RxSubscription } from 'rxjs';
 
 /**
@@ -14,6 +14,22 @@ export class DrainingNatsServer extends ServerNats {
 
   constructor(options: Required<NatsOptions>['options']) {
     super(options);
+  }
+
+  /**
+   * Nest reports the server started as soon as it has made its subscriptions, before they reach
+   * nats-server: a request sent at that moment found no responder. Started here means flushed.
+   */
+  override start(callback: (err?: unknown, ...optionalParams: unknown[]) => void): void {
+    super.start((err?: unknown) => {
+      if (err) return callback(err);
+      // Nest keeps its connection in a private field.
+      const client = (this as unknown as { natsClient: NatsConnection | null }).natsClient;
+      (client?.flush() ?? Promise.resolve()).then(
+        () => callback(),
+        (error: unknown) => callback(error),
+      );
+    });
   }
 
   get inFlight(): number {
