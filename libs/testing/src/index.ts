@@ -3,3 +3,4 @@ export * from './nats-binary';
 export * from './bench-harness';
 export * from './http-client';
 export * from './webhook-receiver';
+export * from './http-load';
