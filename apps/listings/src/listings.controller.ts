@@ -49,14 +49,14 @@ export class ListingsController {
     return document;
   }
 
-  /** A `ListPropertiesReply`, sent as JSON text (`propertyPageText`). */
+  /** A `ListPropertiesReply`, sent as JSON bytes (`propertyPageBytes`). */
   @MessagePattern(LISTINGS_SUBJECTS.listProperties)
   properties(@Payload() payload: unknown): Promise<JsonText> {
     const { query } = parseRpcPayload(listPropertiesRequestSchema, payload);
     return this.queries.search(criteriaOf(query, 'properties'));
   }
 
-  /** A `ListPropertiesReply`, sent as JSON text (`propertyPageText`). */
+  /** A `ListPropertiesReply`, sent as JSON bytes (`propertyPageBytes`). */
   @MessagePattern(LISTINGS_SUBJECTS.similarProperties)
   async similarProperties(@Payload() payload: unknown): Promise<JsonText> {
     const { id, query } = parseRpcPayload(similarPropertiesRequestSchema, payload);

@@ -1,23 +1,24 @@
 import { LRUCache } from 'lru-cache';
 
 /** About 5,000 documents of 5 KB: the pages clients keep asking for (first pages of common searches). */
-const DEFAULT_MAX_CHARACTERS = 24 * 1024 * 1024;
+const DEFAULT_MAX_BYTES = 24 * 1024 * 1024;
 
 /**
- * The JSON text of recently served property documents, bounded by size. A page is answered with
- * documents' text; reading a document from the store and encoding it again costs more than the
- * search. The search-index projection forgets a document once a change to it is committed.
+ * The JSON of recently served property documents, as UTF-8 bytes, bounded by size. A page is
+ * spliced from these bytes (`propertyPageBytes`); reading a document from the store and encoding
+ * it again costs more than the search, and bytes go out as they are, where text would be encoded
+ * again for every page. The search-index projection forgets a document once a change to it is committed.
  */
 export class DocumentTextCache {
-  private readonly texts: LRUCache<string, string>;
+  private readonly texts: LRUCache<string, Uint8Array>;
   /** Moves on every change: a text read before a change must not be kept after it. */
   private changes = 0;
 
-  constructor(maxCharacters = DEFAULT_MAX_CHARACTERS) {
-    this.texts = new LRUCache<string, string>({ maxSize: maxCharacters, sizeCalculation: (text) => Math.max(1, text.length) });
+  constructor(maxBytes = DEFAULT_MAX_BYTES) {
+    this.texts = new LRUCache<string, Uint8Array>({ maxSize: maxBytes, sizeCalculation: (json) => Math.max(1, json.length) });
   }
 
-  get(id: string): string | undefined {
+  get(id: string): Uint8Array | undefined {
     return this.texts.get(id);
   }
 
@@ -26,8 +27,8 @@ export class DocumentTextCache {
     return this.changes;
   }
 
-  remember(id: string, text: string, version: number): void {
-    if (version === this.changes) this.texts.set(id, text);
+  remember(id: string, json: Uint8Array, version: number): void {
+    if (version === this.changes) this.texts.set(id, json);
   }
 
   forget(id: string): void {

@@ -1,5 +1,5 @@
 import type { DocumentCollection, DocumentStore } from '@immo/document-store';
-import { propertyPageText, type PricePerMeterReply, type PropertyDocument } from '@immo/contracts';
+import { propertyPageBytes, type PricePerMeterReply, type PropertyDocument } from '@immo/contracts';
 import type { PropertyCriteria } from '@immo/property-criteria';
 import { JsonText } from '@immo/service-kit';
 import { PROPERTIES_COLLECTION, type PropertyRecord } from '../projection/read-models';
@@ -7,10 +7,12 @@ import { pricePerMeterStatistics } from '../search/price-per-meter-statistics';
 import type { PropertySearchIndex } from '../search/property-search-index';
 import type { DocumentTextCache } from './document-text-cache';
 
+const encoder = new TextEncoder();
+
 /**
  * Reads of the property read model: searches run on the in-memory index, which names the page's
- * properties; their documents are then read by id from the store (or their text from the cache)
- * and the page answered as JSON text (`propertyPageText`).
+ * properties; their documents are then read by id from the store (or their JSON from the cache)
+ * and the page answered as JSON bytes (`propertyPageBytes`).
  */
 export class PropertyQueries {
   private readonly properties: DocumentCollection<PropertyRecord>;
@@ -31,10 +33,10 @@ export class PropertyQueries {
     return this.properties.count({});
   }
 
-  /** The page as a `ListPropertiesReply` in JSON text. */
+  /** The page as a `ListPropertiesReply` in JSON. */
   async search(criteria: PropertyCriteria): Promise<JsonText> {
     const { total, ids } = this.index.search(criteria);
-    return new JsonText(propertyPageText(total, await this.documentTexts(ids)));
+    return new JsonText(propertyPageBytes(total, await this.documentsJson(ids)));
   }
 
   /**
@@ -44,28 +46,28 @@ export class PropertyQueries {
   async similar(id: string, criteria: PropertyCriteria, orderGiven: boolean): Promise<JsonText | null> {
     const result = this.index.similar(id.toLowerCase(), criteria, orderGiven ? criteria.order : []);
     if (result === null) return null;
-    return new JsonText(propertyPageText(result.total, await this.documentTexts(result.ids)));
+    return new JsonText(propertyPageBytes(result.total, await this.documentsJson(result.ids)));
   }
 
   pricePerMeter(criteria: PropertyCriteria): PricePerMeterReply {
     return pricePerMeterStatistics(this.index.matchingRows(criteria), criteria.aggregationInterval ?? 'month');
   }
 
-  /** JSON text of the documents of the given ids, in that order. */
-  private async documentTexts(ids: string[]): Promise<string[]> {
-    const texts = await Promise.all(ids.map((id) => this.documentText(id)));
+  /** The JSON (UTF-8) of the documents of the given ids, in that order. */
+  private async documentsJson(ids: string[]): Promise<Uint8Array[]> {
+    const documents = await Promise.all(ids.map((id) => this.documentJson(id)));
     // A document is committed before its row reaches the index, so every id has its document.
-    return texts.filter((text): text is string => text !== null);
+    return documents.filter((json): json is Uint8Array => json !== null);
   }
 
-  private async documentText(id: string): Promise<string | null> {
+  private async documentJson(id: string): Promise<Uint8Array | null> {
     const cached = this.texts.get(id);
     if (cached !== undefined) return cached;
     const version = this.texts.version();
     const document = await this.byId(id);
     if (document === null) return null;
-    const text = JSON.stringify(document);
-    this.texts.remember(id, text, version);
-    return text;
+    const json = encoder.encode(JSON.stringify(document));
+    this.texts.remember(id, json, version);
+    return json;
   }
 }

@@ -1,10 +1,23 @@
+const encoder = new TextEncoder();
+
 /**
- * A handler's result that is already JSON text (documents read as text, or spliced from cached
- * pieces). The reply serializer sends it as it is, and `NatsRpcClient.requestJsonBytes` hands it on
- * as bytes: a page of property documents is never parsed and encoded again on its way to HTTP.
+ * A handler's result that is already JSON, as text or as its UTF-8 bytes (documents spliced from
+ * cached pieces). The reply serializer sends its bytes as they are, and
+ * `NatsRpcClient.requestJsonBytes` hands them on: a page of property documents is never parsed
+ * and encoded again on its way to HTTP.
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  private encoded: Uint8Array | null;
+
+  constructor(private readonly json: string | Uint8Array) {
+    this.encoded = typeof json === 'string' ? null : json;
+  }
+
+  /** The UTF-8 bytes, encoded once when the text was given. */
+  get bytes(): Uint8Array {
+    this.encoded ??= encoder.encode(this.json as string);
+    return this.encoded;
+  }
 }
 
 /**

@@ -20,7 +20,7 @@ export class PlainJsonReplySerializer extends NatsRecordSerializer {
     if (kind === undefined) return packet.response instanceof JsonText ? envelopeAround(packet, packet.response) : super.serialize(packet);
     if (kind === 'unreadable') return json(rpcErrors.badRequest('The request body is not valid JSON.'));
     if (packet.err !== undefined && packet.err !== null) return json(asProblem(packet.err));
-    if (packet.response instanceof JsonText) return new NatsRecord(encoder.encode(packet.response.text));
+    if (packet.response instanceof JsonText) return new NatsRecord(packet.response.bytes);
     // `null` rather than an empty body, so the caller can always parse the answer.
     return json(packet.response ?? null);
   }
@@ -30,7 +30,7 @@ export class PlainJsonReplySerializer extends NatsRecordSerializer {
 function envelopeAround(packet: OutgoingResponse, response: JsonText): NatsRecord<Uint8Array> {
   const { response: _text, ...rest } = packet;
   const head = encoder.encode(`${JSON.stringify(rest).slice(0, -1)}${Object.keys(rest).length > 0 ? ',' : ''}"response":`);
-  const body = encoder.encode(response.text);
+  const body = response.bytes;
   const data = new Uint8Array(head.length + body.length + 1);
   data.set(head, 0);
   data.set(body, head.length);

@@ -1,0 +1,14 @@
+import { JsonText } from './json-text';
+
+describe('JsonText', () => {
+  it('encodes text to UTF-8 once', () => {
+    const json = new JsonText('{"ville":"Besançon"}');
+    expect(new TextDecoder().decode(json.bytes)).toBe('{"ville":"Besançon"}');
+    expect(json.bytes).toBe(json.bytes);
+  });
+
+  it('hands bytes it was given on as they are', () => {
+    const bytes = new TextEncoder().encode('{"items":[]}');
+    expect(new JsonText(bytes).bytes).toBe(bytes);
+  });
+});
