@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { Bitset } from './bitset';
+import { Bitset, withScratchBitsets } from './bitset';
 
 const members = fc.uniqueArray(fc.integer({ min: 0, max: 300 }), { maxLength: 60 });
 const sorted = (values: Iterable<number>): number[] => [...values].sort((a, b) => a - b);
@@ -79,5 +79,45 @@ describe('Bitset.trim', () => {
     expect(set.retainInRange(values, 10, 15).toArray()).toEqual([2, 3, 6]);
     expect(Bitset.of([0, 1, 5]).retainInRange(values, -Infinity, Infinity).toArray()).toEqual([0, 5]);
     expect(Bitset.of([0, 2]).retainInRange(values, 11, 12).isEmpty()).toBe(true);
+  });
+});
+
+describe('transient sets (withScratchBitsets)', () => {
+  const bufferOf = (set: Bitset): ArrayBufferLike => (set as unknown as { words: Uint32Array }).words.buffer;
+
+  it('share one buffer from query to query, each set handed out empty', () => {
+    const first = withScratchBitsets(() => {
+      const set = Bitset.transient(1_000);
+      for (let bit = 0; bit < 1_000; bit += 3) set.add(bit);
+      return bufferOf(set);
+    });
+    const second = withScratchBitsets(() => {
+      const set = Bitset.transient(1_000);
+      expect(set.isEmpty()).toBe(true);
+      return bufferOf(set);
+    });
+    expect(second).toBe(first);
+  });
+
+  it('are independent of each other, also once the buffer had to grow', () => {
+    withScratchBitsets(() => {
+      const sets = Array.from({ length: 40 }, (_, i) => {
+        const set = Bitset.transient(5_000);
+        set.add(i);
+        set.add(4_999 - i);
+        return set;
+      });
+      sets.forEach((set, i) => expect(set.toArray()).toEqual([i, 4_999 - i]));
+      const copy = sets[3]!.clone().or(sets[4]!);
+      expect(copy.toArray()).toEqual([3, 4, 4_995, 4_996]);
+      expect(sets[3]!.toArray()).toEqual([3, 4_996]);
+    });
+  });
+
+  it('are ordinary sets outside a query, kept as long as they are referenced', () => {
+    const set = Bitset.transient(100);
+    set.add(42);
+    withScratchBitsets(() => Bitset.transient(100).add(7));
+    expect(set.toArray()).toEqual([42]);
   });
 });

@@ -8,6 +8,37 @@
  */
 import { resized } from './typed-arrays';
 
+/**
+ * Where the transient sets of the query under way are carved from (see `withScratchBitsets`):
+ * one buffer, reused from query to query, so a query's dozen 25 KB sets cost no allocation.
+ * Allocated one by one, they made about 300 MB/s of off-heap memory at a thousand queries a
+ * second, and V8 answers off-heap growth with a young-generation collection: one every 100 ms
+ * in listings, 5 to 9 ms each, that every request under way waited for.
+ */
+interface Scratch {
+  buffer: ArrayBuffer;
+  usedBytes: number;
+}
+let scratch: Scratch | null = null;
+let spareBuffer = new ArrayBuffer(0);
+
+/**
+ * Runs a synchronous query whose transient sets (`Bitset.transient`, `clone`) share one reused
+ * buffer. They are valid until `query` returns: it must return none of them (ids or numbers only).
+ */
+export function withScratchBitsets<T>(query: () => T): T {
+  if (scratch !== null) return query();
+  const current: Scratch = { buffer: spareBuffer, usedBytes: 0 };
+  scratch = current;
+  try {
+    return query();
+  } finally {
+    scratch = null;
+    // The buffer may have grown during the query: the larger one serves the next.
+    spareBuffer = current.buffer;
+  }
+}
+
 export class Bitset {
   private words: Uint32Array;
 
@@ -51,10 +82,31 @@ export class Bitset {
     if (length < this.words.length) this.words = resized(this.words, length);
   }
 
+  /** A transient copy (see `transient`). */
   clone(): Bitset {
-    const copy = new Bitset();
-    copy.words = this.words.slice();
+    const copy = Bitset.transient(this.capacity);
+    copy.words.set(this.words);
     return copy;
+  }
+
+  /**
+   * An empty set for one query's intermediate results: from the scratch buffer inside
+   * `withScratchBitsets`, allocated as usual outside it. Never for a set the index keeps.
+   */
+  static transient(capacity: number): Bitset {
+    const current = scratch;
+    if (current === null) return new Bitset(capacity);
+    const length = (capacity + 31) >>> 5;
+    const bytes = length * 4;
+    if (current.usedBytes + bytes > current.buffer.byteLength) {
+      // Sets already handed out keep the old buffer alive until the query ends.
+      current.buffer = new ArrayBuffer(Math.max(2 * current.buffer.byteLength, 16 * bytes));
+      current.usedBytes = 0;
+    }
+    const set = new Bitset();
+    set.words = new Uint32Array(current.buffer, current.usedBytes, length).fill(0);
+    current.usedBytes += bytes;
+    return set;
   }
 
   and(other: Bitset): this {

@@ -67,13 +67,11 @@ export class FlagSets {
     return this.sets.get(flag) ?? new Bitset();
   }
 
-  /** The documents with any of the flags. */
+  /** The documents with any of the flags, as a transient set (see `Bitset.transient`). */
   union(flags: readonly string[]): Bitset {
-    const union = new Bitset();
-    for (const flag of flags) {
-      const set = this.sets.get(flag);
-      if (set !== undefined) union.or(set);
-    }
+    const sets = flags.map((flag) => this.sets.get(flag)).filter((set): set is Bitset => set !== undefined);
+    const union = Bitset.transient(sets.reduce((capacity, set) => Math.max(capacity, set.capacity), 0));
+    for (const set of sets) union.or(set);
     return union;
   }
 

@@ -72,7 +72,7 @@ export class PlaceIndex {
       criteria.includedInseeCodes.length > 0 ||
       criteria.includedZipcodes.length > 0;
     if (anyIncluded) {
-      const area = new Bitset(candidates.capacity);
+      const area = Bitset.transient(candidates.capacity);
       for (const place of included) if (!excluded.has(place)) this.docsOfPlace.orInto(place, area);
       candidates.and(area);
     } else {

@@ -85,9 +85,9 @@ export class PostingLists {
     for (let i = start; i < end; i++) into.add(docs[i] as number);
   }
 
-  /** The list's documents that are also in `within`, as a new set of `within`'s capacity. */
+  /** The list's documents that are also in `within`, as a new transient set of `within`'s capacity. */
   keepIn(list: number, within: Bitset): Bitset {
-    const kept = new Bitset(within.capacity);
+    const kept = Bitset.transient(within.capacity);
     const start = this.slab.start(list);
     const end = start + this.slab.count(list);
     const docs = this.slab.columns.docs;

@@ -25,7 +25,7 @@
  * to the heap's worst on the first clause's value alone, read straight from its column.
  */
 import { SIMILARITY, type OrderClause, type PropertyCriteria, type SortMode } from '@immo/property-criteria';
-import { Bitset } from './bitset';
+import { Bitset, withScratchBitsets } from './bitset';
 import { PropertyStore } from './property-store';
 import { matchingDocs } from './query-plan';
 import { orderColumnName, orderComparator, primaryKey } from './result-order';
@@ -87,6 +87,10 @@ export class PropertySearchIndex {
   }
 
   search(criteria: PropertyCriteria): SearchResult {
+    return withScratchBitsets(() => this.searchWithin(criteria));
+  }
+
+  private searchWithin(criteria: PropertyCriteria): SearchResult {
     const matches = matchingDocs(this.store, criteria);
     const total = matches.count();
     const offset = (criteria.page - 1) * criteria.itemsPerPage;
@@ -102,11 +106,15 @@ export class PropertySearchIndex {
    * and only a page's worth is kept ranked. Null when the property is not indexed.
    */
   similar(uuid: string, criteria: PropertyCriteria, order: readonly OrderClause[]): SearchResult | null {
+    return withScratchBitsets(() => this.similarWithin(uuid, criteria, order));
+  }
+
+  private similarWithin(uuid: string, criteria: PropertyCriteria, order: readonly OrderClause[]): SearchResult | null {
     const targetDoc = this.store.docOf(uuid);
     if (targetDoc === undefined) return null;
     const target = this.indexedProperty(targetDoc, 'property');
     const base = similarBaseCriteria(target, criteria);
-    const candidates = new Bitset(this.store.docLimit);
+    const candidates = this.store.emptyQuerySet();
     if (target.cityId !== null) candidates.or(matchingDocs(this.store, { ...base, includedCities: [target.cityId] }));
     if (target.location !== null) candidates.or(matchingDocs(this.store, { ...base, point: target.location, radiusKm: SIMILARITY.radiusKm }));
 
@@ -209,7 +217,7 @@ export class PropertySearchIndex {
 
   /** Every match, in no particular order. */
   *matchingRows(criteria: PropertyCriteria): IterableIterator<IndexedProperty> {
-    const docs = matchingDocs(this.store, criteria).toArray();
+    const docs = withScratchBitsets(() => matchingDocs(this.store, criteria).toArray());
     for (const doc of docs) yield this.indexedProperty(doc, criteria.sortMode);
   }
 

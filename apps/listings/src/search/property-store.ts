@@ -78,6 +78,14 @@ export class PropertyStore {
     return this.nextDoc;
   }
 
+  /**
+   * An empty transient set (see `Bitset.transient`) long enough for any set of documents: as long
+   * as `alive`, which grows by doubling, so that combining them never allocates a longer copy.
+   */
+  emptyQuerySet(): Bitset {
+    return Bitset.transient(Math.max(this.docLimit, this.alive.capacity));
+  }
+
   docOf(uuid: string): number | undefined {
     return this.docOfUuid.get(uuid);
   }

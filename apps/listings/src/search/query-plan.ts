@@ -30,7 +30,7 @@ export function matchingDocs(store: PropertyStore, criteria: PropertyCriteria): 
 
 function narrowByKeys(store: PropertyStore, criteria: PropertyCriteria): Bitset {
   const { flags } = store;
-  const candidates = new Bitset(store.docLimit).or(store.alive);
+  const candidates = store.emptyQuerySet().or(store.alive);
   const keep = (set: Bitset): void => void candidates.and(set);
   const drop = (set: Bitset): void => void candidates.andNot(set);
 
@@ -64,7 +64,7 @@ function narrowByKeys(store: PropertyStore, criteria: PropertyCriteria): Bitset 
 }
 
 function inCells(store: PropertyStore, boxes: readonly LatLonBox[]): Bitset {
-  const docs = new Bitset(store.docLimit);
+  const docs = store.emptyQuerySet();
   for (const box of boxes) store.grid.collect(box, docs);
   return docs;
 }

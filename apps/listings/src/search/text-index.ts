@@ -74,7 +74,7 @@ export class TextIndex {
   /** The documents of `within` that meet the expression groups (all of `within` when there are none). */
   matching(groups: readonly ExpressionGroup[], within: Bitset): Bitset {
     if (groups.length === 0) return within.clone();
-    const matched = new Bitset(within.capacity);
+    const matched = Bitset.transient(within.capacity);
     for (const group of groups) {
       // Documents another group already matched need no second look.
       let candidates = within.clone().andNot(matched);
@@ -92,7 +92,7 @@ export class TextIndex {
   /** The documents of `within` whose texts hold the condition's word or phrase. */
   appearing(condition: Pick<ExpressionCondition, 'word' | 'strict'>, within: Bitset): Bitset {
     const words = tokenize(condition.word);
-    const none = new Bitset(within.capacity);
+    const none = Bitset.transient(within.capacity);
     if (words.length === 0) return none;
     // Every token of a phrase is whole but the last, which is a prefix unless the word is strict.
     const wholeCount = condition.strict ? words.length : words.length - 1;
@@ -188,13 +188,13 @@ export class TextIndex {
 
   private prefixIds(prefix: string): Bitset {
     const { from, to } = this.dictionary.prefixRange(prefix);
-    const ids = new Bitset(this.dictionary.size);
+    const ids = Bitset.transient(this.dictionary.size);
     for (let rank = from; rank < to; rank++) ids.add(this.dictionary.idAtRank(rank));
     return ids;
   }
 
   private documentsOf(tokenIds: Bitset, capacity: number): Bitset {
-    const docs = new Bitset(capacity);
+    const docs = Bitset.transient(capacity);
     tokenIds.forEach((id) => this.postings.orInto(id, docs));
     return docs;
   }
