@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { open, type Database, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { Packr } from 'msgpackr';
 import type { StoredDocument } from '../document-store.port';
+import { warmPageCache } from './page-cache-warmer';
 import type { Skeleton } from './skeleton';
 
 export interface PersistOp {
@@ -102,9 +103,16 @@ export class LmdbPersistence {
   private readonly bodies = new Map<string, EncodedDatabase<StoredDocument>>();
   private readonly skeletons = new Map<string, EncodedDatabase<Skeleton>>();
   private readonly meta: EncodedDatabase<CollectionMeta>;
+  private closing = false;
+  /** The start-up read of the file into the page cache (see `warmPageCache`). */
+  private readonly warming: Promise<number>;
 
-  private constructor(private readonly root: RootDatabase) {
+  private constructor(
+    private readonly root: RootDatabase,
+    path: string,
+  ) {
     this.meta = this.database<CollectionMeta>('$meta');
+    this.warming = warmPageCache(path, () => this.closing);
   }
 
   private database<V>(name: string, compressed = false): EncodedDatabase<V> {
@@ -117,13 +125,14 @@ export class LmdbPersistence {
     // No read-ahead: documents are read one at a time at random places of the map; the kernel's
     // read-ahead would fault in (and count as resident) neighbouring pages nobody asked for.
     // (`noReadAhead` is read by lmdb's open() but missing from its type declarations.)
+    const path = join(dataDir, LMDB_FILE_NAME);
     const options: RootDatabaseOptionsWithPath & { noReadAhead: boolean } = {
-      path: join(dataDir, LMDB_FILE_NAME),
+      path,
       mapSize: MAP_SIZE_BYTES,
       maxDbs: MAX_DATABASES,
       noReadAhead: true,
     };
-    return new LmdbPersistence(open(options));
+    return new LmdbPersistence(open(options), path);
   }
 
   /** A fresh copy of the stored document (decoding is the copy). */
@@ -205,6 +214,8 @@ export class LmdbPersistence {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
+    await this.warming;
     await this.root.close();
   }
 
