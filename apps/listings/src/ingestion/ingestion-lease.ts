@@ -69,6 +69,12 @@ export class IngestionLease {
       if (this.revision !== null) {
         this.logger.warn(`lost the ingestion lease (${String(error)})`);
         this.lose();
+        // A renewal also fails when the key is simply gone (it expired during a pause, an operator
+        // purged it, or nats-server 2.9 lost its per-subject index of the bucket after restarts,
+        // seen on the development runtime): take it back at once when it is free, rather than
+        // answering "retry later" until the next tick. Taking it follows the usual rules, so a
+        // lease another replica holds stays theirs.
+        await this.acquire().catch(() => undefined);
       }
     }
     if (!this.stopped) {
