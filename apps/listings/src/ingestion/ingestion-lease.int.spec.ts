@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from 'nats';
 import { startNatsServer, type RunningNatsServer } from '@immo/testing';
-import { IngestionLease } from './ingestion-lease';
+import { IngestionLease, type LeaseEvents } from './ingestion-lease';
 
 const TTL_MS = 1_500;
 
@@ -29,19 +29,20 @@ describe('IngestionLease (real nats-server)', () => {
     await server?.stop();
   });
 
-  function open(holder: string, log: string[]): Promise<IngestionLease> {
-    return IngestionLease.open(nats, holder, { acquired: () => log.push(`${holder} acquired`), lost: () => log.push(`${holder} lost`) }, TTL_MS).then((lease) => {
-      leases.push(lease);
-      return lease;
-    });
+  async function open(holder: string, events: LeaseEvents): Promise<IngestionLease> {
+    const lease = await IngestionLease.open(nats, holder, events, TTL_MS);
+    leases.push(lease);
+    return lease;
   }
+
+  const logTo = (log: string[], holder: string): LeaseEvents => ({ acquired: () => void log.push(`${holder} acquired`), lost: () => void log.push(`${holder} lost`) });
 
   it('is held by one instance at a time, and passes on when its holder stops', async () => {
     const log: string[] = [];
-    const a = await open('a', log);
+    const a = await open('a', logTo(log, 'a'));
     a.start();
     await until(() => a.held);
-    const b = await open('b', log);
+    const b = await open('b', logTo(log, 'b'));
     b.start();
     await new Promise((r) => setTimeout(r, TTL_MS));
     expect(b.held).toBe(false);
@@ -53,13 +54,7 @@ describe('IngestionLease (real nats-server)', () => {
   it('takes its lease back at once when the key vanished under it, not a renewal period later', async () => {
     const log: string[] = [];
     const at: number[] = [];
-    const a = await IngestionLease.open(
-      nats,
-      'a',
-      { acquired: () => void (log.push('acquired'), at.push(Date.now())), lost: () => void (log.push('lost'), at.push(Date.now())) },
-      TTL_MS,
-    );
-    leases.push(a);
+    const a = await open('a', { acquired: () => void (log.push('acquired'), at.push(Date.now())), lost: () => void (log.push('lost'), at.push(Date.now())) });
     a.start();
     await until(() => a.held);
     // The key is gone as if the server forgot it: the next renewal's revision check fails.

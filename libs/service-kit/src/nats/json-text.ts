@@ -7,16 +7,11 @@ const encoder = new TextEncoder();
  * and encoded again on its way to HTTP.
  */
 export class JsonText {
-  private encoded: Uint8Array | null;
+  /** The UTF-8 bytes: as given, or the text encoded once. */
+  readonly bytes: Uint8Array;
 
-  constructor(private readonly json: string | Uint8Array) {
-    this.encoded = typeof json === 'string' ? null : json;
-  }
-
-  /** The UTF-8 bytes, encoded once when the text was given. */
-  get bytes(): Uint8Array {
-    this.encoded ??= encoder.encode(this.json as string);
-    return this.encoded;
+  constructor(json: string | Uint8Array) {
+    this.bytes = typeof json === 'string' ? encoder.encode(json) : json;
   }
 }
 
