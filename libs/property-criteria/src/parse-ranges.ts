@@ -28,7 +28,7 @@ export function readRange(reader: ParameterReader, key: RangeKey): NumberRange {
   const min = reader.scalar(names.min, schema);
   const max = reader.scalar(names.max, schema);
   if (min !== undefined && max !== undefined && min > max) failCrossedBounds(reader, names.min, names.max, String(min), String(max));
-  return { ...(min !== undefined && { min }), ...(max !== undefined && { max }) };
+  return numberRange(min, max);
 }
 
 export function readTimeRange(reader: ParameterReader, key: TimeRangeKey): TimeRange {
@@ -38,7 +38,15 @@ export function readTimeRange(reader: ParameterReader, key: TimeRangeKey): TimeR
   if (from !== undefined && to !== undefined && from > to) {
     failCrossedBounds(reader, names.from, names.to, new Date(from).toISOString(), new Date(to).toISOString());
   }
-  return { ...(from !== undefined && { from }), ...(to !== undefined && { to }) };
+  // A range never holds an undefined bound (see `numberRange`).
+  if (from === undefined) return to === undefined ? {} : { to };
+  return to === undefined ? { from } : { from, to };
+}
+
+/** `{ min, max }` with only the bounds given: a stored saved search would read an undefined one back as null. */
+function numberRange(min: number | undefined, max: number | undefined): NumberRange {
+  if (min === undefined) return max === undefined ? {} : { max };
+  return max === undefined ? { min } : { min, max };
 }
 
 function failCrossedBounds(reader: ParameterReader, lowName: string, highName: string, low: string, high: string): void {

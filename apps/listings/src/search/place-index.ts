@@ -80,6 +80,11 @@ export class PlaceIndex {
     }
   }
 
+  /** Adds to `into` the documents of every place that lists the city (a commune lists its arrondissements' too). */
+  collectCity(cityId: number, into: Bitset): void {
+    for (const place of this.byCityId.get(cityId) ?? []) this.docsOfPlace.orInto(place, into);
+  }
+
   byteLength(): number {
     let total = this.docsOfPlace.byteLength + this.placeOfDoc.byteLength;
     for (const [key] of this.placeIds) total += MAP_ENTRY_BYTES + stringBytes(key);

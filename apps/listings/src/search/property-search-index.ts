@@ -26,11 +26,13 @@
  */
 import { SIMILARITY, type OrderClause, type PropertyCriteria, type SortMode } from '@immo/property-criteria';
 import { Bitset, withScratchBitsets } from './bitset';
+import { FLAG } from './flag-sets';
+import { radiusBox } from './geo-area';
 import { PropertyStore } from './property-store';
 import { matchingDocs } from './query-plan';
 import { orderColumnName, orderComparator, primaryKey } from './result-order';
 import type { SearchPlace, SearchRow } from './search-row';
-import { isSimilar, ORDER_FIELD_VALUE, similarBaseCriteria, similarityScore } from './similar-properties';
+import { isSimilar, ORDER_FIELD_VALUE, similarBase, similarityScore, type SimilarBase } from './similar-properties';
 import { TopK } from './top-k';
 
 export interface SearchResult {
@@ -113,14 +115,18 @@ export class PropertySearchIndex {
     const targetDoc = this.store.docOf(uuid);
     if (targetDoc === undefined) return null;
     const target = this.indexedProperty(targetDoc, 'property');
-    const base = similarBaseCriteria(target, criteria);
+    // A similar property is in the target's commune or radius (`isSimilar`): gathering those two
+    // sparse lists and checking each member costs a fraction of the whole-collection bitset passes
+    // a search makes, which ran twice per request here.
     const candidates = this.store.emptyQuerySet();
-    if (target.cityId !== null) candidates.or(matchingDocs(this.store, { ...base, includedCities: [target.cityId] }));
-    if (target.location !== null) candidates.or(matchingDocs(this.store, { ...base, point: target.location, radiusKm: SIMILARITY.radiusKm }));
+    if (target.cityId !== null) this.store.places.collectCity(target.cityId, candidates);
+    if (target.location !== null) this.store.grid.collect(radiusBox(target.location, SIMILARITY.radiusKm), candidates);
 
+    const meetsBase = this.similarBaseCheck(similarBase(target, criteria));
     const scores = new Map<number, number>();
     const view = this.reusableView();
     candidates.forEach((doc) => {
+      if (!meetsBase(doc)) return;
       const candidate = this.readInto(view, doc, 'property');
       if (isSimilar(target, candidate)) scores.set(doc, similarityScore(target, candidate));
     });
@@ -131,6 +137,18 @@ export class PropertySearchIndex {
     const top = new TopK(count, this.similarOrder(order, scores));
     for (const doc of scores.keys()) top.offer(doc);
     return { total, ids: top.sorted().slice(first).map((doc) => this.store.uuids[doc] as string) };
+  }
+
+  /** `base` per document: what `matches(similarBaseCriteria(base), document)` decides. */
+  private similarBaseCheck(base: SimilarBase): (doc: number) => boolean {
+    const { columns, flags } = this.store;
+    const incoherent = base.withCoherentPrice ? flags.get(FLAG.incoherentPrice) : null;
+    return (doc) =>
+      columns.transactionType[doc] === base.transactionType &&
+      columns.propertyType[doc] === base.propertyType &&
+      (incoherent === null || !incoherent.has(doc)) &&
+      withinBounds(columns.createdAtMs[doc] as number, base.date.from, base.date.to) &&
+      withinBounds(columns.price[doc] as number, base.budget.min, base.budget.max);
   }
 
   /** The client's clauses (missing values last), then the score, then the uuid: `rankSimilar`'s order. */
@@ -261,6 +279,12 @@ export class PropertySearchIndex {
   private indexedProperty(doc: number, sortMode: SortMode): IndexedProperty {
     return this.readInto(this.reusableView(), doc, sortMode);
   }
+}
+
+/** A query range's rule: inclusive bounds; an open range accepts a missing (NaN) value, a closed one never. */
+function withinBounds(value: number, min: number | undefined, max: number | undefined): boolean {
+  if (min === undefined && max === undefined) return true;
+  return value >= (min ?? -Infinity) && value <= (max ?? Infinity);
 }
 
 function orNull(value: number | undefined): number | null {

@@ -301,3 +301,26 @@ export const criteriaQuery: fc.Arbitrary<Query> = fc
     fc.subarray(filters, { maxLength: 4 }).chain((chosen) => fc.tuple(...chosen)),
   )
   .map(([page, parts]) => Object.assign({}, page, ...parts) as Query);
+
+/**
+ * Properties around one another, for the similar-properties test: two transactions and types,
+ * prices and surfaces within or just beyond the tolerances, coherent and incoherent prices per m²,
+ * Paris and its 15th arrondissement (4 km apart) or Meaux (39 km east), so that most draws have
+ * candidates and each rule decides some of them.
+ */
+export const neighbourPropertyOf = (uuids: readonly string[]): fc.Arbitrary<PropertyDocument> =>
+  fc
+    .tuple(
+      propertyDocumentOf(uuids),
+      fc.record({
+        transactionType: fc.constantFrom(0, 0, 0, 1),
+        propertyType: fc.constantFrom(0, 0, 1),
+        price: fc.constantFrom(150_000, 180_000, 200_000, 260_000, null as unknown as number),
+        pricePerMeter: fc.constantFrom(3, 2_500, 4_515.63, null as unknown as number),
+        surface: fc.constantFrom(50, 64, 90, null as unknown as number),
+        room: fc.constantFrom(2, 3, 5, null as unknown as number),
+        locations: fc.constantFrom(PLACES.paris, PLACES.paris15, PLACES.meaux, null),
+        city: fc.constantFrom(...CITIES.filter((city) => city.insee.startsWith('75')), null),
+      }),
+    )
+    .map(([property, near]) => ({ ...property, ...near }));

@@ -1,5 +1,5 @@
 import { greatCircleKm } from '@immo/contracts';
-import { parsePropertyCriteria, SIMILARITY, type OrderClause, type OrderField, type PropertyCriteria } from '@immo/property-criteria';
+import { parsePropertyCriteria, SIMILARITY, type NumberRange, type OrderClause, type OrderField, type PropertyCriteria, type TimeRange } from '@immo/property-criteria';
 import type { IndexedProperty } from './property-search-index';
 
 function distanceKm(a: IndexedProperty, b: IndexedProperty): number | null {
@@ -14,17 +14,40 @@ const DEFAULT_CRITERIA: PropertyCriteria = (() => {
 })();
 
 /**
- * What every similar property of `target` meets, as criteria the index answers: its transaction
- * and type, the price band, the client's `fromDate`. Candidates are then the properties of its
- * commune and those within `radiusKm` that meet it; `isSimilar` decides on the rest.
+ * What every similar property of `target` meets besides `isSimilar`: its transaction and type, a
+ * coherent price (the collection's default), the price band and the client's `fromDate`. The
+ * index checks these per candidate of the target's commune and radius; `similarBaseCriteria`
+ * states the same as criteria, for the reference predicate.
  */
-export function similarBaseCriteria(target: IndexedProperty, criteria: PropertyCriteria): PropertyCriteria {
+export interface SimilarBase {
+  transactionType: number;
+  propertyType: number;
+  withCoherentPrice: boolean;
+  /** On the property's creation. */
+  date: TimeRange;
+  budget: NumberRange;
+}
+
+export function similarBase(target: IndexedProperty, criteria: PropertyCriteria): SimilarBase {
   return {
-    ...DEFAULT_CRITERIA,
-    transactionType: target.transactionType as PropertyCriteria['transactionType'],
-    propertyTypes: [target.propertyType as PropertyCriteria['propertyTypes'][number]],
+    transactionType: target.transactionType,
+    propertyType: target.propertyType,
+    withCoherentPrice: DEFAULT_CRITERIA.withCoherentPrice,
     date: criteria.date,
     budget: target.price === null ? {} : { min: target.price * (1 - SIMILARITY.priceTolerance), max: target.price * (1 + SIMILARITY.priceTolerance) },
+  };
+}
+
+/** `base` as criteria on the collection (property sort mode: `date` reads the property's creation). */
+export function similarBaseCriteria(base: SimilarBase): PropertyCriteria {
+  return {
+    ...DEFAULT_CRITERIA,
+    transactionType: base.transactionType as PropertyCriteria['transactionType'],
+    propertyTypes: [base.propertyType as PropertyCriteria['propertyTypes'][number]],
+    withCoherentPrice: base.withCoherentPrice,
+    sortMode: 'property',
+    date: base.date,
+    budget: base.budget,
   };
 }
 
