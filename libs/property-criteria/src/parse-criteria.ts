@@ -17,8 +17,8 @@ import {
   type Violation,
 } from '@immo/contracts';
 import { z } from 'zod';
-import type { AggregationInterval, GeoAccuracy, PropertyCriteria, RangeKey, TimeRange, TimeRangeKey } from './criteria';
-import { ENDPOINT_PARAMETERS, RANGE_KEYS, TIME_RANGE_PARAMETERS, type CriteriaEndpoint } from './endpoint-parameters';
+import type { AggregationInterval, GeoAccuracy, PropertyCriteria } from './criteria';
+import { ENDPOINT_PARAMETERS, type CriteriaEndpoint } from './endpoint-parameters';
 import { parseExpressions } from './expressions';
 import { parseGeoShapes } from './geo-shapes';
 import { cityIdValue, departmentIdValue, inseeCodeValue, propertyIdValue, zipcodeValue } from './iri';
