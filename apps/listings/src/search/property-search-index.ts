@@ -115,18 +115,17 @@ export class PropertySearchIndex {
     const targetDoc = this.store.docOf(uuid);
     if (targetDoc === undefined) return null;
     const target = this.indexedProperty(targetDoc, 'property');
-    // A similar property is in the target's commune or radius (`isSimilar`): gathering those two
-    // sparse lists and checking each member costs a fraction of the whole-collection bitset passes
-    // a search makes, which ran twice per request here.
+    // A similar property is in the target's commune or radius (`isSimilar`): those two sparse
+    // lists, narrowed by the base's flags and ranges, leave a few hundred documents to read, where
+    // two whole-collection searches (as the collection endpoint runs them) cost several times more.
     const candidates = this.store.emptyQuerySet();
     if (target.cityId !== null) this.store.places.collectCity(target.cityId, candidates);
     if (target.location !== null) this.store.grid.collect(radiusBox(target.location, SIMILARITY.radiusKm), candidates);
+    this.narrowToBase(candidates, similarBase(target, criteria));
 
-    const meetsBase = this.similarBaseCheck(similarBase(target, criteria));
     const scores = new Map<number, number>();
     const view = this.reusableView();
     candidates.forEach((doc) => {
-      if (!meetsBase(doc)) return;
       const candidate = this.readInto(view, doc, 'property');
       if (isSimilar(target, candidate)) scores.set(doc, similarityScore(target, candidate));
     });
@@ -139,16 +138,19 @@ export class PropertySearchIndex {
     return { total, ids: top.sorted().slice(first).map((doc) => this.store.uuids[doc] as string) };
   }
 
-  /** `base` per document: what `matches(similarBaseCriteria(base), document)` decides. */
-  private similarBaseCheck(base: SimilarBase): (doc: number) => boolean {
+  /** Keeps the candidates `matches(similarBaseCriteria(base), document)` accepts. */
+  private narrowToBase(candidates: Bitset, base: SimilarBase): void {
     const { columns, flags } = this.store;
-    const incoherent = base.withCoherentPrice ? flags.get(FLAG.incoherentPrice) : null;
-    return (doc) =>
-      columns.transactionType[doc] === base.transactionType &&
-      columns.propertyType[doc] === base.propertyType &&
-      (incoherent === null || !incoherent.has(doc)) &&
-      withinBounds(columns.createdAtMs[doc] as number, base.date.from, base.date.to) &&
-      withinBounds(columns.price[doc] as number, base.budget.min, base.budget.max);
+    candidates.and(flags.get(FLAG.transactionType(base.transactionType)));
+    candidates.and(flags.get(FLAG.propertyType(base.propertyType)));
+    if (base.withCoherentPrice) candidates.andNot(flags.get(FLAG.incoherentPrice));
+    // The collection's range rule: inclusive bounds; an open range also accepts a missing value.
+    for (const [values, range] of [
+      [columns.price, { min: base.budget.min, max: base.budget.max }],
+      [columns.createdAtMs, { min: base.date.from, max: base.date.to }],
+    ] as const) {
+      if (range.min !== undefined || range.max !== undefined) candidates.retainInRange(values, range.min ?? -Infinity, range.max ?? Infinity);
+    }
   }
 
   /** The client's clauses (missing values last), then the score, then the uuid: `rankSimilar`'s order. */
@@ -279,12 +281,6 @@ export class PropertySearchIndex {
   private indexedProperty(doc: number, sortMode: SortMode): IndexedProperty {
     return this.readInto(this.reusableView(), doc, sortMode);
   }
-}
-
-/** A query range's rule: inclusive bounds; an open range accepts a missing (NaN) value, a closed one never. */
-function withinBounds(value: number, min: number | undefined, max: number | undefined): boolean {
-  if (min === undefined && max === undefined) return true;
-  return value >= (min ?? -Infinity) && value <= (max ?? Infinity);
 }
 
 function orNull(value: number | undefined): number | null {
