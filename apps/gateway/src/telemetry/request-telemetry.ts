@@ -63,8 +63,12 @@ export function installRequestTelemetry(fastify: FastifyInstance, logger: PinoLo
     runInRequestContext(context, done);
   });
 
+  // The access line holds only the scalars `record` picks, none of them secret, so it skips the
+  // redaction that guards objects logged whole: on this line, redaction cost 18 of the 20 µs and
+  // most of the gateway's promoted garbage per request.
+  const accessLog = logger.child({}, { redact: { paths: [] } });
   fastify.addHook('onResponse', (request: TrackedRequest, reply, done) => {
-    record(request, reply, request[CONTEXT]?.requestId, duration, logger);
+    record(request, reply, request[CONTEXT]?.requestId, duration, accessLog);
     done();
   });
 }
