@@ -29,7 +29,7 @@ import { Bitset, withScratchBitsets } from './bitset';
 import { FLAG } from './flag-sets';
 import { radiusBox } from './geo-area';
 import { PropertyStore } from './property-store';
-import { matchingDocs } from './query-plan';
+import { matchingDocs, retainWithinBounds } from './query-plan';
 import { orderColumnName, orderComparator, primaryKey } from './result-order';
 import type { SearchPlace, SearchRow } from './search-row';
 import { isSimilar, ORDER_FIELD_VALUE, similarBase, similarityScore, type SimilarBase } from './similar-properties';
@@ -104,8 +104,8 @@ export class PropertySearchIndex {
   /**
    * The properties similar to one (see similar-properties.ts): the total, and the page's uuids in
    * the client's order clauses first, then by score, then by uuid. Works on document numbers: the
-   * commune and radius candidates are one bitset, each is read into one reused view for the rules,
-   * and only a page's worth is kept ranked. Null when the property is not indexed.
+   * commune and radius candidates are one bitset narrowed by the base, each survivor is read into
+   * one reused view for the rules, and only a page's worth is kept ranked. Null when the property is not indexed.
    */
   similar(uuid: string, criteria: PropertyCriteria, order: readonly OrderClause[]): SearchResult | null {
     return withScratchBitsets(() => this.similarWithin(uuid, criteria, order));
@@ -144,13 +144,8 @@ export class PropertySearchIndex {
     candidates.and(flags.get(FLAG.transactionType(base.transactionType)));
     candidates.and(flags.get(FLAG.propertyType(base.propertyType)));
     if (base.withCoherentPrice) candidates.andNot(flags.get(FLAG.incoherentPrice));
-    // The collection's range rule: inclusive bounds; an open range also accepts a missing value.
-    for (const [values, range] of [
-      [columns.price, { min: base.budget.min, max: base.budget.max }],
-      [columns.createdAtMs, { min: base.date.from, max: base.date.to }],
-    ] as const) {
-      if (range.min !== undefined || range.max !== undefined) candidates.retainInRange(values, range.min ?? -Infinity, range.max ?? Infinity);
-    }
+    retainWithinBounds(candidates, columns.price, base.budget.min, base.budget.max);
+    retainWithinBounds(candidates, columns.createdAtMs, base.date.from, base.date.to);
   }
 
   /** The client's clauses (missing values last), then the score, then the uuid: `rankSimilar`'s order. */

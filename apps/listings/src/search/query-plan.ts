@@ -80,22 +80,25 @@ const PROPERTY_RANGE_COLUMNS: Readonly<Record<PropertyRangeKey, keyof DocColumns
 
 type DocCheck = (doc: number) => boolean;
 
+/**
+ * A range criterion on a column, the collection's rule: inclusive bounds; a range with neither
+ * bound keeps everything, missing values included; a NaN (missing) fails a range with a bound.
+ */
+export function retainWithinBounds(candidates: Bitset, values: Float64Array, min: number | undefined, max: number | undefined): void {
+  if (min === undefined && max === undefined) return;
+  candidates.retainInRange(values, min ?? -Infinity, max ?? Infinity);
+}
+
 function refineByValues(store: PropertyStore, criteria: PropertyCriteria, candidates: Bitset): void {
   const { columns } = store;
   const checks: DocCheck[] = [];
   // Column ranges first, each in one tight pass: the cheapest checks shrink the set the dearer
   // ones below walk.
-  const bound = (values: Float64Array, min: number | undefined, max: number | undefined): void => {
-    // An open range accepts a missing value too; a NaN fails both comparisons of a closed one.
-    if (min === undefined && max === undefined) return;
-    candidates.retainInRange(values, min ?? -Infinity, max ?? Infinity);
-  };
-
   for (const [key, column] of Object.entries(PROPERTY_RANGE_COLUMNS) as [PropertyRangeKey, keyof DocColumns][]) {
-    bound(columns[column], criteria[key].min, criteria[key].max);
+    retainWithinBounds(candidates, columns[column], criteria[key].min, criteria[key].max);
   }
-  bound(criteria.sortMode === 'advert' ? columns.latestAdvertCreatedAtMs : columns.createdAtMs, criteria.date.from, criteria.date.to);
-  bound(columns.updatedAtMs, criteria.updatedAt.from, criteria.updatedAt.to);
+  retainWithinBounds(candidates, criteria.sortMode === 'advert' ? columns.latestAdvertCreatedAtMs : columns.createdAtMs, criteria.date.from, criteria.date.to);
+  retainWithinBounds(candidates, columns.updatedAtMs, criteria.updatedAt.from, criteria.updatedAt.to);
 
   const advertCheck = advertCheckOf(criteria);
   if (advertCheck !== null) checks.push((doc) => store.adverts.anySatisfies(doc, advertCheck));

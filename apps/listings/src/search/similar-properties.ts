@@ -16,7 +16,7 @@ const DEFAULT_CRITERIA: PropertyCriteria = (() => {
 /**
  * What every similar property of `target` meets besides `isSimilar`: its transaction and type, a
  * coherent price (the collection's default), the price band and the client's `fromDate`. The
- * index checks these per candidate of the target's commune and radius; `similarBaseCriteria`
+ * index narrows the target's commune and radius documents with these; `similarBaseCriteria`
  * states the same as criteria, for the reference predicate.
  */
 export interface SimilarBase {

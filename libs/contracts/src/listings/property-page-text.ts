@@ -2,9 +2,9 @@ import type { ListPropertiesReply } from './listings-messages';
 
 /**
  * `ListPropertiesReply` as UTF-8 JSON, the way listings answers a page of documents: the count
- * first, then the documents' own JSON, spliced from bytes it keeps cached. A reader learns the count from the head and takes the
- * documents' bytes as they are, so a page of 10–30 documents (50–250 KB) crosses the gateway
- * without being decoded, parsed and encoded again.
+ * first, then the documents' own JSON, spliced from bytes it keeps cached. A reader learns the
+ * count from the head and takes the documents' bytes as they are, so a page of 10–30 documents
+ * (50–250 KB) crosses the gateway without being decoded, parsed and encoded again.
  */
 const HEAD = /^\{"totalItems":(\d+),"items":/;
 /** Longer than any head: `{"totalItems":` + 16 digits + `,"items":`. */
