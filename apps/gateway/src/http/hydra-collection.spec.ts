@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { hydraCollection, hydraCollectionBytes } from './hydra-collection';
+import { stringifyQuery } from './query-string';
 
 describe('hydraCollection', () => {
   const base = {
@@ -58,5 +60,20 @@ describe('hydraCollection', () => {
       expect(JSON.parse(other.toString())['hydra:search']['hydra:template']).toBe('/documents/properties/x/similar-properties{?propertyTypes[]}');
       expect(JSON.parse(first.toString())['hydra:search']['hydra:template']).toBe('/documents/properties{?propertyTypes[]}');
     });
+  });
+
+  it('links each page with the query serialised as given, `page` in its own place or last', () => {
+    const value = fc.oneof(fc.string(), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.constantFrom('price', 'surface'), fc.string()));
+    const query = fc.dictionary(fc.constantFrom('page', 'order', 'propertyTypes', 'a&page', 'x', 'includedCities'), value);
+    fc.assert(
+      fc.property(query, fc.integer({ min: 1, max: 5 }), fc.integer({ min: 0, max: 60 }), (q, page, totalItems) => {
+        const view = hydraCollection({ ...base, query: q, totalItems, page })['hydra:view'];
+        const expected = (n: number) => `/documents/properties?${stringifyQuery({ ...q, page: String(n) })}`;
+        expect(view['@id']).toBe(expected(page));
+        expect(view['hydra:first']).toBe(expected(1));
+        expect(view['hydra:last']).toBe(expected(Math.max(1, Math.ceil(totalItems / base.itemsPerPage))));
+        if (view['hydra:next'] !== undefined) expect(view['hydra:next']).toBe(expected(page + 1));
+      }),
+    );
   });
 });
