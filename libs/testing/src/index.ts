@@ -4,3 +4,4 @@ export * from './bench-harness';
 export * from './http-client';
 export * from './webhook-receiver';
 export * from './http-load';
+export * from './processes-idle';
