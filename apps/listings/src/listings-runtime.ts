@@ -82,6 +82,7 @@ export class ListingsRuntime {
     if (this.sweep) clearInterval(this.sweep);
     await this.lease.stop();
     await this.runner.stop();
+    await this.runner.saveSnapshot();
     await this.relay.stop();
     this.vitals.close();
   }

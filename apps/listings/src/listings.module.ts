@@ -45,12 +45,19 @@ class RuntimeLifecycle implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 }
 
+/** This service's own files in the data directory (with any store): created when missing. */
+function listingsDataDir(config: ServiceConfig): string {
+  const dir = join(config.DATA_DIR, 'listings');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 /**
  * The identity this instance holds the ingestion lease under: kept in the data directory, so a
  * restart on the same data takes its own lease back at once.
  */
 function instanceIdentity(config: ServiceConfig): string {
-  const dir = join(config.DATA_DIR, 'listings');
+  const dir = listingsDataDir(config);
   const file = join(dir, 'instance-id');
   try {
     return readFileSync(file, 'utf8').trim();
@@ -83,6 +90,7 @@ export class ListingsModule {
       store: documentStore,
       geo,
       publish: await openOutboxPublisher(nats, LISTINGS_INTEGRATION_STREAM_SETTINGS),
+      searchIndexSnapshotFile: join(listingsDataDir(config), 'search-index.snapshot'),
     });
     const adverts = documentStore.collection<AdvertRecord>(ADVERTS_COLLECTION);
     const ingestion = new IngestionService(eventStore, geo, directory.matcher, {

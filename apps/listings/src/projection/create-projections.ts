@@ -29,6 +29,8 @@ export function createListingsProjections(deps: {
   store: DocumentStore;
   geo: GeoLookup;
   publish: PublishIntegrationEvent;
+  /** Where the search index is snapshotted when the service stops (omitted: never). */
+  searchIndexSnapshotFile?: string;
 }): ListingsProjections {
   const { eventStore, store, geo, publish } = deps;
   const directory = new AdvertDirectory(new PropertyMatcher());
@@ -43,7 +45,7 @@ export function createListingsProjections(deps: {
     advertStates,
     propertyDocuments: new PropertyDocumentsProjection(store, advertStates, geo, (): boolean => runner.stopping),
     outbox: new IntegrationOutboxProjection(store),
-    searchIndex: new SearchIndexProjection(store, searchIndex, documentTexts),
+    searchIndex: new SearchIndexProjection(store, searchIndex, documentTexts, deps.searchIndexSnapshotFile ?? null),
     onOutboxWritten: () => relay.kick(),
   });
   return { directory, runner, relay, searchIndex, documentTexts };

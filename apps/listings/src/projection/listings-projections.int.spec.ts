@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
@@ -11,6 +11,7 @@ import { generateDataset } from '../../demo/generate-snapshots';
 import { publishedEvents } from '../../test/listings-fixture';
 import type { GeoLookup } from '../geo/geo-directory.client';
 import { IngestionService } from '../ingestion/ingestion.service';
+import { criteriaOf } from '../search/property-document.fixture';
 import { createListingsProjections, type ListingsProjections } from './create-projections';
 import { LISTINGS_INTEGRATION_STREAM_SETTINGS, openOutboxPublisher, type PublishIntegrationEvent } from '@immo/service-kit';
 import { CHECKPOINTS_COLLECTION, PROPERTIES_COLLECTION, type PropertyRecord } from './read-models';
@@ -198,6 +199,58 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     expect((await jsm.streams.info(LISTINGS_INTEGRATION_STREAM)).state.messages).toBe(before);
     await projections.runner.stop();
     await projections.relay.stop();
+    await store.close();
+  }, 90_000);
+
+  it('a stop snapshots the search index; the next start restores it only when taken at the stored checkpoint, and loads the rows otherwise', async () => {
+    const { store, dir } = openStore();
+    const snapshotFile = join(dir, 'search-index.snapshot');
+    const open = () => createListingsProjections({ eventStore, store, geo, publish, searchIndexSnapshotFile: snapshotFile });
+    const queries = ['', 'transactionType=0&order[price]=asc&itemsPerPage=30', 'propertyTypes[]=1&surfaceMin=60', 'expressions[0][0][word]=maison&page=2'].map((query) =>
+      criteriaOf(Object.fromEntries(new URLSearchParams(query))),
+    );
+    const answers = (projections: ListingsProjections) => queries.map((criteria) => projections.searchIndex.search(criteria));
+    const stop = async (projections: ListingsProjections, snapshot: boolean) => {
+      await projections.runner.stop();
+      if (snapshot) await projections.runner.saveSnapshot();
+      await projections.relay.stop();
+    };
+
+    const first = open();
+    await first.runner.start();
+    const ingestion = new IngestionService(eventStore, geo, first.directory.matcher, { now: NOW });
+    const { snapshots } = generateDataset({ seed: 31, goods: 80 });
+    expect((await ingestion.ingest(snapshots.slice(0, 400))).rejected).toBe(0);
+    await caughtUp(first);
+    const before = answers(first);
+    expect(before[0]?.total).toBeGreaterThan(30);
+    await stop(first, true);
+    expect(existsSync(snapshotFile)).toBe(true);
+
+    // Restored from the snapshot (and the file consumed), answering as before.
+    const second = open();
+    await second.runner.start();
+    expect(second.runner.searchIndexSource).toBe('the snapshot taken at stop');
+    expect(existsSync(snapshotFile)).toBe(false);
+    expect(answers(second)).toEqual(before);
+
+    // A snapshot older than the stored checkpoint (a crash after more commits) is not used.
+    await stop(second, true);
+    const stale = readFileSync(snapshotFile);
+    const third = open();
+    await third.runner.start();
+    const more = new IngestionService(eventStore, geo, third.directory.matcher, { now: NOW });
+    expect((await more.ingest(snapshots.slice(400))).rejected).toBe(0);
+    await caughtUp(third);
+    const after = answers(third);
+    expect(after).not.toEqual(before);
+    await stop(third, false);
+    writeFileSync(snapshotFile, stale);
+    const fourth = open();
+    await fourth.runner.start();
+    expect(fourth.runner.searchIndexSource).toBe('the stored rows');
+    expect(answers(fourth)).toEqual(after);
+    await stop(fourth, false);
     await store.close();
   }, 90_000);
 });

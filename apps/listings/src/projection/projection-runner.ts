@@ -64,6 +64,7 @@ export class ProjectionRunner {
   private readonly waiters: { position: number; resolve: () => void }[] = [];
   private stopped = true;
   private failure: unknown = null;
+  private indexSource: string | null = null;
 
   /** The projections in the order they run; read for every event, so built once. */
   private readonly names: readonly string[];
@@ -74,6 +75,11 @@ export class ProjectionRunner {
     this.uow = new UnitOfWork(deps.store, this.cache);
   }
 
+
+  /** Where the search index came from at the last start: the stored rows, or the snapshot taken at stop. */
+  get searchIndexSource(): string | null {
+    return this.indexSource;
+  }
 
   /** Global position of the last committed event (null before the first). */
   get checkpoint(): number | null {
@@ -99,8 +105,9 @@ export class ProjectionRunner {
     this.applied = from;
     this.committed = from;
     await this.deps.directory.load(this.deps.store.collection<AdvertFactsRecord>(ADVERT_FACTS_COLLECTION));
-    const indexed = await this.deps.searchIndex.load();
-    this.logger.log(`starting after position ${from ?? 'none'} with ${this.deps.directory.size} adverts and ${indexed} properties indexed`);
+    const indexed = await this.deps.searchIndex.load(this.checkpoints.get(this.deps.searchIndex.name) ?? null);
+    this.indexSource = indexed.from;
+    this.logger.log(`starting after position ${from ?? 'none'} with ${this.deps.directory.size} adverts and ${indexed.properties} properties indexed (from ${indexed.from})`);
     this.follow(from);
   }
 
@@ -112,6 +119,17 @@ export class ProjectionRunner {
     await this.serial(() => this.commitBatch()).catch(() => undefined);
     if (this.commitTimer) clearTimeout(this.commitTimer);
     this.commitTimer = null;
+  }
+
+  /**
+   * Once stopped, snapshots the search index for the next start, at its stored checkpoint (the
+   * index changes only after a commit, so it is exactly what the stored rows say there). Not after
+   * a failed commit: the store refuses work until restarted.
+   */
+  async saveSnapshot(): Promise<void> {
+    if (!this.stopped || this.failure) return;
+    const name = this.deps.searchIndex.name;
+    this.deps.searchIndex.saveSnapshot((await this.checkpointRecords.findById(name))?.position ?? null);
   }
 
   /**

@@ -26,8 +26,8 @@ describe('SearchIndexProjection', () => {
   it('loads every stored row back, a page at a time, into an index that answers like the first', async () => {
     const store = new EmbeddedDocumentStore();
     await store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION).bulkUpsert(documents.map((doc) => ({ _id: doc.uuid, revision: 1, row: searchRowOf(doc) })));
-    const restarted = new SearchIndexProjection(store, new PropertySearchIndex(), new DocumentTextCache(), 10);
-    expect(await restarted.load()).toBe(25);
+    const restarted = new SearchIndexProjection(store, new PropertySearchIndex(), new DocumentTextCache(), null, 10);
+    expect(await restarted.load(null)).toEqual({ properties: 25, from: "the stored rows" });
     const cheap = criteriaOf({ budgetMax: '110000', withCoherentPrice: 'false', itemsPerPage: '30' });
     const expected = documents.filter((doc) => doc.price <= 110_000).length;
     expect(restarted.index.search(cheap).total).toBe(expected);

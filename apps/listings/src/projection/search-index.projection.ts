@@ -1,9 +1,11 @@
+import { Logger } from '@nestjs/common';
 import type { DocumentStore } from '@immo/document-store';
 import type { DocumentTextCache } from '../queries/document-text-cache';
 import { searchRowOf, type SearchRow } from '../search/search-row';
 import type { PropertySearchIndex } from '../search/property-search-index';
 import type { PropertyChange } from './property-documents.projection';
 import { SEARCH_ROWS_COLLECTION, type SearchRowRecord } from './read-models';
+import { readSearchIndexSnapshot, writeSearchIndexSnapshot } from './search-index-snapshot';
 import type { UnitOfWork } from './unit-of-work';
 
 /** Rows read per batch at start. */
@@ -19,11 +21,14 @@ const LOAD_PAGE = 5_000;
 export class SearchIndexProjection {
   static readonly NAME = 'search-index';
   readonly name = SearchIndexProjection.NAME;
+  private readonly logger = new Logger('SearchIndex');
 
   constructor(
     private readonly store: DocumentStore,
     readonly index: PropertySearchIndex,
     private readonly texts: DocumentTextCache,
+    /** Where the index is snapshotted when the service stops (see search-index-snapshot.ts); null for never. */
+    private readonly snapshotFile: string | null = null,
     private readonly loadPage = LOAD_PAGE,
   ) {
     store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION);
@@ -39,10 +44,40 @@ export class SearchIndexProjection {
   }
 
   /**
-   * Fills the index from the stored rows (at start, before following the log), a page at a time:
-   * 200,000 decoded rows held at once would double the heap the index itself needs.
+   * Fills the index at start, before following the log: from the snapshot taken when the service
+   * last stopped if it was taken at `position` (the projection's stored checkpoint), otherwise
+   * from the stored rows.
    */
-  async load(): Promise<number> {
+  async load(position: number | null): Promise<{ properties: number; from: string }> {
+    if (this.snapshotFile !== null) {
+      const snapshot = readSearchIndexSnapshot(this.snapshotFile, position);
+      if (snapshot.index !== null) {
+        this.index.replaceWith(snapshot.index);
+        return { properties: this.index.size, from: 'the snapshot taken at stop' };
+      }
+      if (snapshot.reason !== 'no snapshot') this.logger.warn(`search index snapshot not used (${snapshot.reason}): loading the stored rows`);
+    }
+    return { properties: await this.loadRows(), from: 'the stored rows' };
+  }
+
+  /** Snapshots the index as of `position`, the projection's stored checkpoint (when the service stops). */
+  saveSnapshot(position: number | null): void {
+    if (this.snapshotFile === null || position === null) return;
+    const started = performance.now();
+    try {
+      const bytes = writeSearchIndexSnapshot(this.snapshotFile, this.index, position);
+      this.logger.log(`search index snapshot of ${this.index.size} properties written (${(bytes / 1048576).toFixed(0)} MiB, ${(performance.now() - started).toFixed(0)} ms)`);
+    } catch (error) {
+      // The next start loads the rows instead: slower, as correct.
+      this.logger.warn(`search index snapshot not written: ${String(error)}`);
+    }
+  }
+
+  /**
+   * From the stored rows, a page at a time: 200,000 decoded rows held at once would double the
+   * heap the index itself needs.
+   */
+  private async loadRows(): Promise<number> {
     const rows = this.store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION);
     let loaded = 0;
     for await (const batch of rows.scan(this.loadPage)) {

@@ -8,7 +8,7 @@
  */
 import { ADVERT_RANGE_KEYS, type AdvertRangeKey, type PropertyCriteria } from '@immo/property-criteria';
 import type { SearchAdvertRow } from './search-row';
-import { Slab } from './slab';
+import { Slab, type SlabState } from './slab';
 
 /** The letters the criteria accept; any other rating matches no category filter. */
 const CATEGORY_LETTERS = 'ABCDEFG';
@@ -72,6 +72,14 @@ export function advertCheckOf(criteria: PropertyCriteria): AdvertCheck | null {
 
 export class AdvertTable {
   private readonly slab = new Slab(COLUMNS);
+
+  exportState(): SlabState {
+    return this.slab.exportState();
+  }
+
+  importState(state: SlabState): void {
+    this.slab.importState(state);
+  }
 
   get byteLength(): number {
     return this.slab.byteLength;

@@ -46,6 +46,16 @@ export class Bitset {
     this.words = new Uint32Array((capacity + 31) >>> 5);
   }
 
+  /** The set's words, for a snapshot of the index (see index-snapshot.ts); not a copy. */
+  exportState(): Uint32Array {
+    return this.words;
+  }
+
+  /** Becomes the set `exportState` gave. */
+  importState(words: Uint32Array): void {
+    this.words = words;
+  }
+
   /** Numbers below this fit without growing. */
   get capacity(): number {
     return this.words.length << 5;

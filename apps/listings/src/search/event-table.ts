@@ -6,7 +6,7 @@
  */
 import type { NumberRange, PropertyCriteria, TimeRange } from '@immo/property-criteria';
 import type { SearchEventRow } from './search-row';
-import { Slab } from './slab';
+import { Slab, type SlabState } from './slab';
 
 const FIELD_CODES = { price: 0, surface: 1 } as const;
 
@@ -37,6 +37,14 @@ function boundOf(min: number | undefined, max: number | undefined): { min: numbe
 
 export class EventTable {
   private readonly slab = new Slab({ field: Uint8Array, percentVariation: Float64Array, createdAtMs: Float64Array });
+
+  exportState(): SlabState {
+    return this.slab.exportState();
+  }
+
+  importState(state: SlabState): void {
+    this.slab.importState(state);
+  }
 
   get byteLength(): number {
     return this.slab.byteLength;

@@ -62,6 +62,19 @@ export class FlagSets {
     return total;
   }
 
+  exportState(): [flag: string, words: Uint32Array][] {
+    return [...this.sets].map(([flag, set]) => [flag, set.exportState()]);
+  }
+
+  importState(state: readonly [flag: string, words: Uint32Array][]): void {
+    this.sets.clear();
+    for (const [flag, words] of state) {
+      const set = new Bitset();
+      set.importState(words);
+      this.sets.set(flag, set);
+    }
+  }
+
   /** The documents with the flag; an unknown flag has none. */
   get(flag: string): Bitset {
     return this.sets.get(flag) ?? new Bitset();

@@ -12,6 +12,7 @@
 import type { Bitset } from './bitset';
 import { MAP_ENTRY_BYTES } from './memory-estimate';
 import { PostingLists } from './posting-lists';
+import type { SlabState } from './slab';
 import { withCapacity } from './typed-arrays';
 
 /** Degrees; `west` ≤ `east` and `south` ≤ `north`. */
@@ -20,6 +21,13 @@ export interface LatLonBox {
   north: number;
   west: number;
   east: number;
+}
+
+export interface GeoGridState {
+  cellDegrees: number;
+  listOfCell: [cell: number, list: number][];
+  docsOfList: SlabState;
+  cellOfDoc: Int32Array<ArrayBuffer>;
 }
 
 export class GeoGrid {
@@ -33,6 +41,18 @@ export class GeoGrid {
   constructor(readonly cellDegrees = 0.05) {
     this.rows = Math.ceil(180 / cellDegrees);
     this.columns = Math.ceil(360 / cellDegrees);
+  }
+
+  exportState(): GeoGridState {
+    return { cellDegrees: this.cellDegrees, listOfCell: [...this.listOfCell], docsOfList: this.docsOfList.exportState(), cellOfDoc: this.cellOfDoc };
+  }
+
+  importState(state: GeoGridState): void {
+    if (state.cellDegrees !== this.cellDegrees) throw new Error(`snapshot grid cells are ${state.cellDegrees}°, not ${this.cellDegrees}°`);
+    this.listOfCell.clear();
+    for (const [cell, list] of state.listOfCell) this.listOfCell.set(cell, list);
+    this.docsOfList.importState(state.docsOfList);
+    this.cellOfDoc = state.cellOfDoc;
   }
 
   /** Places the document at the point, or nowhere when it has none. */

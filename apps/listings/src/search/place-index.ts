@@ -10,6 +10,7 @@
 import { Bitset } from './bitset';
 import { ARRAY_SLOT_BYTES, MAP_ENTRY_BYTES, stringBytes } from './memory-estimate';
 import { PostingLists } from './posting-lists';
+import type { SlabState } from './slab';
 import type { SearchPlace } from './search-row';
 import { withCapacity } from './typed-arrays';
 
@@ -23,6 +24,12 @@ export interface PlaceCriteria {
   excludedZipcodes: readonly string[];
 }
 
+export interface PlaceIndexState {
+  places: SearchPlace[];
+  docsOfPlace: SlabState;
+  placeOfDoc: Uint32Array<ArrayBuffer>;
+}
+
 export class PlaceIndex {
   private readonly placeIds = new Map<string, number>();
   private readonly places: SearchPlace[] = [];
@@ -33,6 +40,20 @@ export class PlaceIndex {
   private readonly docsOfPlace = new PostingLists();
   /** Place id plus one; zero for a document without a city. */
   private placeOfDoc = new Uint32Array(0);
+
+  exportState(): PlaceIndexState {
+    return { places: this.places, docsOfPlace: this.docsOfPlace.exportState(), placeOfDoc: this.placeOfDoc };
+  }
+
+  /** Into an empty index: the places are interned again in their order, so they keep their ids. */
+  importState(state: PlaceIndexState): void {
+    if (this.places.length > 0) throw new Error('a place index is restored into an empty one only');
+    state.places.forEach((place, id) => {
+      if (this.intern(place) !== id) throw new Error(`snapshot place ${id} is listed twice`);
+    });
+    this.docsOfPlace.importState(state.docsOfPlace);
+    this.placeOfDoc = state.placeOfDoc;
+  }
 
   set(doc: number, place: SearchPlace | null): void {
     const next = place === null ? 0 : this.intern(place) + 1;

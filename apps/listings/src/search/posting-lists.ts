@@ -7,13 +7,21 @@
  * their key but no memory.
  */
 import { Bitset } from './bitset';
-import { Slab } from './slab';
+import { Slab, type SlabState } from './slab';
 
 export class PostingLists {
   private readonly slab = new Slab({ docs: Uint32Array });
 
   get byteLength(): number {
     return this.slab.byteLength;
+  }
+
+  exportState(): SlabState {
+    return this.slab.exportState();
+  }
+
+  importState(state: SlabState): void {
+    this.slab.importState(state);
   }
 
   /** Entries over all lists. */

@@ -14,6 +14,15 @@ import { TopK } from './top-k';
 /** Marked documents are merged back once there are this many (ranking them is linear in their count). */
 const MERGE_AFTER_CHANGES = 512;
 
+export interface PresortedOrderState {
+  sorted: Uint32Array<ArrayBuffer>;
+  sortedValues: Float64Array<ArrayBuffer>;
+  withValue: number;
+  built: boolean;
+  changed: Uint32Array;
+  changedCount: number;
+}
+
 export class PresortedOrder {
   private sorted = new Uint32Array(0);
   /**
@@ -37,6 +46,16 @@ export class PresortedOrder {
     private readonly alive: Bitset,
     private readonly ascending: () => (a: number, b: number) => number,
   ) {}
+
+  exportState(): PresortedOrderState {
+    const { sorted, sortedValues, withValue, built, changedCount } = this;
+    return { sorted, sortedValues, withValue, built, changed: this.changed.exportState(), changedCount };
+  }
+
+  importState(state: PresortedOrderState): void {
+    ({ sorted: this.sorted, sortedValues: this.sortedValues, withValue: this.withValue, built: this.built, changedCount: this.changedCount } = state);
+    this.changed.importState(state.changed);
+  }
 
   /** A document came, went, or may have a new value. */
   touch(doc: number): void {

@@ -4,6 +4,10 @@ import fc from 'fast-check';
 import { criteriaOf } from './property-document.fixture';
 import { criteriaQuery, propertyDocument, propertyDocumentOf, uuidPool, UUIDS } from './property-search.arbitraries';
 import { PropertySearchIndex, type SearchResult } from './property-search-index';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readSearchIndexSnapshot, writeSearchIndexSnapshot } from '../projection/search-index-snapshot';
 import { searchRowOf, type SearchRow } from './search-row';
 
 /** Through JSON, as the listings service stores rows and loads them at start. */
@@ -67,8 +71,27 @@ const operationOn = (uuids: readonly string[]) =>
 
 type Operation = { upsert: PropertyDocument } | { remove: string };
 
-function assertEquivalent(loaded: readonly PropertyDocument[], operations: readonly Operation[], queries: readonly Record<string, unknown>[]): void {
-  const index = new PropertySearchIndex();
+/** The index as the next start restores it from the snapshot written when the service stopped. */
+function throughSnapshot(index: PropertySearchIndex): PropertySearchIndex {
+  const dir = mkdtempSync(join(tmpdir(), 'index-snapshot-'));
+  try {
+    const file = join(dir, 'search-index.snapshot');
+    writeSearchIndexSnapshot(file, index, 42);
+    const read = readSearchIndexSnapshot(file, 42);
+    if (read.index === null) throw new Error(`the snapshot was not read back: ${read.reason}`);
+    expect(read.index.exportState()).toEqual(index.exportState());
+    return read.index;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `snapshotAfter`: after that many operations, the index is replaced by its snapshot's restoration,
+ * which must then answer the same and keep answering the same through the remaining operations.
+ */
+function assertEquivalent(loaded: readonly PropertyDocument[], operations: readonly Operation[], queries: readonly Record<string, unknown>[], snapshotAfter?: number): void {
+  let index = new PropertySearchIndex();
   const docs = new Map<string, PropertyDocument>();
   const criteriaList = queries.map(criteriaOf);
   for (const doc of loaded) {
@@ -79,7 +102,14 @@ function assertEquivalent(loaded: readonly PropertyDocument[], operations: reado
     const failure = mismatch('after loading', criteria, docs, index);
     if (failure !== null) throw new Error(failure);
   }
-  for (const op of operations) {
+  for (const [done, op] of operations.entries()) {
+    if (done === snapshotAfter) {
+      index = throughSnapshot(index);
+      for (const criteria of criteriaList) {
+        const failure = mismatch(`restored from a snapshot after ${done} operations`, criteria, docs, index);
+        if (failure !== null) throw new Error(failure);
+      }
+    }
     if ('upsert' in op) {
       index.upsert(persistedRowOf(op.upsert));
       docs.set(op.upsert.uuid, op.upsert);
@@ -102,7 +132,7 @@ describe('PropertySearchIndex against the reference predicate and order', () => 
         fc.array(propertyDocument, { maxLength: 45 }),
         fc.array(operationOn(UUIDS), { maxLength: 15 }),
         fc.array(criteriaQuery, { minLength: 1, maxLength: 6 }),
-        assertEquivalent,
+        (loaded, operations, queries) => assertEquivalent(loaded, operations, queries),
       ),
       { numRuns: 250 },
     );
@@ -115,9 +145,23 @@ describe('PropertySearchIndex against the reference predicate and order', () => 
         fc.array(propertyDocumentOf(uuids), { minLength: 300, maxLength: 360 }),
         fc.array(operationOn(uuids), { maxLength: 40 }),
         fc.array(criteriaQuery, { minLength: 4, maxLength: 8 }),
-        assertEquivalent,
+        (loaded, operations, queries) => assertEquivalent(loaded, operations, queries),
       ),
       { numRuns: 8 },
+    );
+  });
+
+  it('answers the same when restored from its snapshot, and through the changes that follow', () => {
+    const uuids = uuidPool(120);
+    fc.assert(
+      fc.property(
+        fc.array(propertyDocumentOf(uuids), { maxLength: 100 }),
+        fc.array(operationOn(uuids), { minLength: 1, maxLength: 30 }),
+        fc.array(criteriaQuery, { minLength: 1, maxLength: 6 }),
+        fc.nat(),
+        (loaded, operations, queries, at) => assertEquivalent(loaded, operations, queries, at % operations.length),
+      ),
+      { numRuns: 120 },
     );
   });
 });

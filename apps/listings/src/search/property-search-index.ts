@@ -28,7 +28,7 @@ import { SIMILARITY, type OrderClause, type PropertyCriteria, type SortMode } fr
 import { Bitset, withScratchBitsets } from './bitset';
 import { FLAG } from './flag-sets';
 import { radiusBox } from './geo-area';
-import { PropertyStore } from './property-store';
+import { PropertyStore, type PropertyStoreState } from './property-store';
 import { matchingDocs, retainWithinBounds } from './query-plan';
 import { orderColumnName, orderComparator, primaryKey } from './result-order';
 import type { SearchPlace, SearchRow } from './search-row';
@@ -81,6 +81,23 @@ export class PropertySearchIndex {
 
   remove(uuid: string): void {
     this.store.remove(uuid);
+  }
+
+  /** Everything the index holds, as typed arrays and plain values, for a snapshot; not a copy. */
+  exportState(): PropertyStoreState {
+    return this.store.exportState();
+  }
+
+  /** The index `exportState` gave (the state is taken over, not copied). */
+  static fromState(state: PropertyStoreState): PropertySearchIndex {
+    const index = new PropertySearchIndex();
+    index.store.importState(state);
+    return index;
+  }
+
+  /** Takes over the contents of another index (a snapshot loaded beside this one). */
+  replaceWith(other: PropertySearchIndex): void {
+    this.store = other.store;
   }
 
   /** Forgets every property, as before a rebuild from scratch. */

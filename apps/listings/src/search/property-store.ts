@@ -11,14 +11,15 @@ import { AdvertTable } from './advert-table';
 import { Bitset } from './bitset';
 import { EventTable } from './event-table';
 import { FlagSets, flagsOf } from './flag-sets';
-import { GeoGrid } from './geo-grid';
+import { GeoGrid, type GeoGridState } from './geo-grid';
 import { ARRAY_SLOT_BYTES, MAP_ENTRY_BYTES, stringBytes } from './memory-estimate';
-import { PlaceIndex } from './place-index';
-import { PresortedOrder } from './presorted-order';
+import { PlaceIndex, type PlaceIndexState } from './place-index';
+import { PresortedOrder, type PresortedOrderState } from './presorted-order';
 import type { OrderField, SortMode } from '@immo/property-criteria';
 import { orderComparator, type OrderColumnName } from './result-order';
 import type { SearchRow } from './search-row';
-import { TextIndex } from './text-index';
+import type { SlabState } from './slab';
+import { TextIndex, type TextIndexState } from './text-index';
 import { allocateColumns, columnsByteLength, grownLength, resized, withCapacity, type ColumnsOf, type NumericArray } from './typed-arrays';
 
 /** Property-level values by document number; NaN where the property has none. */
@@ -41,6 +42,21 @@ const DOC_COLUMNS = {
 export type DocColumns = ColumnsOf<typeof DOC_COLUMNS>;
 
 const ORDER_COLUMNS: readonly OrderColumnName[] = ['createdAtMs', 'latestAdvertCreatedAtMs', 'updatedAtMs', 'price', 'pricePerMeter', 'surface'];
+
+export interface PropertyStoreState {
+  columns: DocColumns;
+  uuids: string[];
+  freeDocs: number[];
+  nextDoc: number;
+  alive: Uint32Array;
+  flags: [flag: string, words: Uint32Array][];
+  places: PlaceIndexState;
+  grid: GeoGridState;
+  adverts: SlabState;
+  events: SlabState;
+  texts: TextIndexState;
+  orders: Record<OrderColumnName, PresortedOrderState>;
+}
 
 export class PropertyStore {
   readonly alive = new Bitset();
@@ -71,6 +87,48 @@ export class PropertyStore {
 
   get size(): number {
     return this.docOfUuid.size;
+  }
+
+  /** Everything the store holds, as typed arrays and plain values (see index-snapshot.ts); not a copy. */
+  exportState(): PropertyStoreState {
+    return {
+      columns: { ...this.columns },
+      uuids: this.uuids,
+      freeDocs: this.freeDocs,
+      nextDoc: this.nextDoc,
+      alive: this.alive.exportState(),
+      flags: this.flags.exportState(),
+      places: this.places.exportState(),
+      grid: this.grid.exportState(),
+      adverts: this.adverts.exportState(),
+      events: this.events.exportState(),
+      texts: this.texts.exportState(),
+      orders: Object.fromEntries(ORDER_COLUMNS.map((name) => [name, this.orders[name].exportState()])) as Record<OrderColumnName, PresortedOrderState>,
+    };
+  }
+
+  /** Into an empty store: becomes the store `exportState` gave; the uuid maps are rebuilt from `uuids`. */
+  importState(state: PropertyStoreState): void {
+    if (this.nextDoc > 0) throw new Error('a property store is restored into an empty one only');
+    for (const [name, type] of Object.entries(DOC_COLUMNS)) {
+      const column = state.columns[name as keyof DocColumns];
+      if (!(column instanceof type)) throw new Error(`snapshot column ${name} is missing`);
+      this.columns[name as keyof DocColumns] = column;
+    }
+    for (const uuid of state.uuids) this.uuids.push(uuid);
+    for (const doc of state.freeDocs) this.freeDocs.push(doc);
+    this.nextDoc = state.nextDoc;
+    this.uuids.forEach((uuid, doc) => {
+      if (uuid !== '') this.nameDoc(uuid, doc);
+    });
+    this.alive.importState(state.alive);
+    this.flags.importState(state.flags);
+    this.places.importState(state.places);
+    this.grid.importState(state.grid);
+    this.adverts.importState(state.adverts);
+    this.events.importState(state.events);
+    this.texts.importState(state.texts);
+    for (const name of ORDER_COLUMNS) this.orders[name].importState(state.orders[name]);
   }
 
   /** Every document number is below this. */
@@ -195,16 +253,20 @@ export class PropertyStore {
   private admit(uuid: string): number {
     const doc = this.freeDocs.pop() ?? this.nextDoc++;
     if (doc >= this.columnLength) this.growColumns(doc + 1);
-    this.docOfUuid.set(uuid, doc);
     this.uuids[doc] = uuid;
     this.alive.add(doc);
+    this.nameDoc(uuid, doc);
+    return doc;
+  }
+
+  private nameDoc(uuid: string, doc: number): void {
+    this.docOfUuid.set(uuid, doc);
     const lowerCase = uuid.toLowerCase();
     if (lowerCase !== uuid) {
       let others = this.otherCaseDocs.get(lowerCase);
       if (others === undefined) this.otherCaseDocs.set(lowerCase, (others = new Set()));
       others.add(doc);
     }
-    return doc;
   }
 
   private get columnLength(): number {

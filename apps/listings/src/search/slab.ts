@@ -18,6 +18,17 @@ const MIN_HOLES_TO_COMPACT = 4096;
 /** Runs shorter than this are copied item by item: a subarray view per run would cost more. */
 const SHORT_RUN = 16;
 
+/** What a slab holds, for a snapshot of the index. */
+export interface SlabState {
+  columns: Record<string, NumericArray>;
+  starts: Uint32Array<ArrayBuffer>;
+  counts: Uint32Array<ArrayBuffer>;
+  capacities: Uint32Array<ArrayBuffer>;
+  owners: number;
+  end: number;
+  holes: number;
+}
+
 export class Slab<S extends ColumnSpec> {
   /** Replaced when the slab grows or compacts: read it again after any call that adds rows. */
   columns: ColumnsOf<S>;
@@ -32,6 +43,20 @@ export class Slab<S extends ColumnSpec> {
 
   constructor(private readonly spec: S) {
     this.columns = allocateColumns(spec, 0);
+  }
+
+  exportState(): SlabState {
+    const { starts, counts, capacities, owners, end, holes } = this;
+    return { columns: { ...(this.columns as Record<string, NumericArray>) }, starts, counts, capacities, owners, end, holes };
+  }
+
+  /** Becomes the slab `exportState` gave; its columns must be the ones this slab's spec names. */
+  importState(state: SlabState): void {
+    for (const [name, type] of Object.entries(this.spec)) {
+      if (!(state.columns[name] instanceof type)) throw new Error(`snapshot column ${name} is not a ${type.name}`);
+    }
+    this.columns = state.columns as ColumnsOf<S>;
+    ({ starts: this.starts, counts: this.counts, capacities: this.capacities, owners: this.owners, end: this.end, holes: this.holes } = state);
   }
 
   start(owner: number): number {

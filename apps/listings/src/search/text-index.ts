@@ -10,12 +10,21 @@
 import { tokenize, type ExpressionCondition, type ExpressionGroup } from '@immo/property-criteria';
 import { Bitset } from './bitset';
 import { stringBytes } from './memory-estimate';
-import { TokenDictionary } from './token-dictionary';
-import { TokenPostings } from './token-postings';
+import type { SlabState } from './slab';
+import { TokenDictionary, type TokenDictionaryState } from './token-dictionary';
+import { TokenPostings, type TokenPostingsState } from './token-postings';
 import { TokenSequences } from './token-sequences';
 import { withCapacity } from './typed-arrays';
 
 const SPACE = 0x20;
+
+export interface TextIndexState {
+  dictionary: TokenDictionaryState;
+  postings: TokenPostingsState;
+  sequences: SlabState;
+  marks: Uint32Array<ArrayBuffer>;
+  stamp: number;
+}
 
 export class TextIndex {
   private readonly dictionary = new TokenDictionary();
@@ -29,6 +38,24 @@ export class TextIndex {
    */
   private marks = new Uint32Array(0);
   private stamp = 0;
+
+  exportState(): TextIndexState {
+    return {
+      dictionary: this.dictionary.exportState(),
+      postings: this.postings.exportState(),
+      sequences: this.sequences.exportState(),
+      marks: this.marks,
+      stamp: this.stamp,
+    };
+  }
+
+  importState(state: TextIndexState): void {
+    this.dictionary.importState(state.dictionary);
+    this.postings.importState(state.postings);
+    this.sequences.importState(state.sequences);
+    this.marks = state.marks;
+    this.stamp = state.stamp;
+  }
 
   /** `texts`: each text's tokens joined by single spaces, as search rows carry them. */
   set(doc: number, texts: readonly string[]): void {

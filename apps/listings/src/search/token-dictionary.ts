@@ -26,6 +26,13 @@ export interface RankRange {
 /** V8 copies substrings shorter than this; longer ones would be slices of their text. */
 const SLICE_MIN_LENGTH = 13;
 
+export interface TokenDictionaryState {
+  tokens: string[];
+  slots: Int32Array<ArrayBuffer>;
+  sorted: Uint32Array<ArrayBuffer>;
+  unsorted: number[];
+}
+
 export class TokenDictionary {
   private readonly tokens: string[] = [];
   /** Id plus one per slot, zero when free; at most half full. */
@@ -36,6 +43,19 @@ export class TokenDictionary {
 
   get size(): number {
     return this.tokens.length;
+  }
+
+  exportState(): TokenDictionaryState {
+    return { tokens: this.tokens, slots: this.slots, sorted: this.sorted, unsorted: this.unsorted };
+  }
+
+  /** Into an empty dictionary. The slots stay valid: `hashOf` depends on the token alone. */
+  importState(state: TokenDictionaryState): void {
+    if (this.tokens.length > 0) throw new Error('a token dictionary is restored into an empty one only');
+    for (const token of state.tokens) this.tokens.push(token);
+    for (const id of state.unsorted) this.unsorted.push(id);
+    this.slots = state.slots;
+    this.sorted = state.sorted;
   }
 
   idOf(token: string): number | undefined {

@@ -12,12 +12,20 @@
  */
 import { Bitset } from './bitset';
 import { PostingLists } from './posting-lists';
+import type { SlabState } from './slab';
 
 /**
  * A list shorter than this stays a list whatever the collection's size: a bitset is not worth its
  * object below a few hundred documents. Past 2,048 documents the 1-in-32 rule decides alone.
  */
 const MIN_DENSE_SIZE = 64;
+
+export interface TokenPostingsState {
+  lists: SlabState;
+  /** By token: the words of its dense set, null for a token kept as a list. */
+  dense: (Uint32Array | null)[];
+  docLimit: number;
+}
 
 export class TokenPostings {
   private readonly lists = new PostingLists();
@@ -33,6 +41,25 @@ export class TokenPostings {
 
   get denseTokens(): number {
     return this.dense.filter((set) => set !== undefined).length;
+  }
+
+  exportState(): TokenPostingsState {
+    return { lists: this.lists.exportState(), dense: Array.from(this.dense, (set) => set?.exportState() ?? null), docLimit: this.docLimit };
+  }
+
+  importState(state: TokenPostingsState): void {
+    this.lists.importState(state.lists);
+    this.dense.length = 0;
+    for (const words of state.dense) {
+      if (words === null) {
+        this.dense.push(undefined);
+        continue;
+      }
+      const set = new Bitset();
+      set.importState(words);
+      this.dense.push(set);
+    }
+    this.docLimit = state.docLimit;
   }
 
   add(token: number, doc: number): void {

@@ -11,11 +11,19 @@
  * without decoding, at any position that follows a number's last byte.
  */
 import type { Bitset } from './bitset';
-import { Slab } from './slab';
+import { Slab, type SlabState } from './slab';
 import { withCapacity } from './typed-arrays';
 
 export class TokenSequences {
   private readonly slab = new Slab({ bytes: Uint8Array });
+
+  exportState(): SlabState {
+    return this.slab.exportState();
+  }
+
+  importState(state: SlabState): void {
+    this.slab.importState(state);
+  }
   /** Decoding scratch, shared by every call: a text's ids are only valid during its visit. */
   private scratch = new Uint32Array(256);
 
