@@ -17,6 +17,8 @@ const LOAD_PAGE = 5_000;
  * The stored rows let a restart load the index without decoding every document; the in-memory
  * index changes only once the batch is committed, so a query never sees a change a crash could
  * take back. At the same moment the cached JSON text of the changed documents is dropped.
+ * When the service stops, the whole index is also written to a snapshot file, which the next
+ * start restores instead of the rows if nothing was committed in between.
  */
 export class SearchIndexProjection {
   static readonly NAME = 'search-index';
