@@ -63,7 +63,6 @@ function instanceIdentity(config: ServiceConfig): string {
     return readFileSync(file, 'utf8').trim();
   } catch {
     const id = `listings-${randomUUID()}`;
-    mkdirSync(dir, { recursive: true });
     writeFileSync(file, id);
     return id;
   }

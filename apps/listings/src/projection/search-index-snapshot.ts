@@ -24,7 +24,7 @@ interface SnapshotHeader {
   properties: number;
 }
 
-export type SnapshotReading = { index: PropertySearchIndex; header: SnapshotHeader } | { index: null; reason: string };
+export type SnapshotReading = { index: PropertySearchIndex } | { index: null; reason: string };
 
 function currentHeader(position: number, properties: number): SnapshotHeader {
   return { format: FORMAT, rowVersion: SEARCH_ROW_VERSION, v8: process.versions.v8, position, properties };
@@ -69,7 +69,7 @@ export function readSearchIndexSnapshot(file: string, position: number | null): 
     const state = ownedArrays(deserialize(bytes.subarray(4 + headerLength)));
     const index = PropertySearchIndex.fromState(state as Parameters<typeof PropertySearchIndex.fromState>[0]);
     if (index.size !== header.properties) return { index: null, reason: `snapshot holds ${index.size} properties, its header ${header.properties}` };
-    return { index, header };
+    return { index };
   } catch (error) {
     return { index: null, reason: `unreadable snapshot: ${error instanceof Error ? error.message : String(error)}` };
   }

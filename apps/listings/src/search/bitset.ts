@@ -46,7 +46,7 @@ export class Bitset {
     this.words = new Uint32Array((capacity + 31) >>> 5);
   }
 
-  /** The set's words, for a snapshot of the index (see index-snapshot.ts); not a copy. */
+  /** The set's words, for a snapshot of the index (see projection/search-index-snapshot.ts); not a copy. */
   exportState(): Uint32Array {
     return this.words;
   }

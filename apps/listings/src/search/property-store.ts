@@ -89,7 +89,7 @@ export class PropertyStore {
     return this.docOfUuid.size;
   }
 
-  /** Everything the store holds, as typed arrays and plain values (see index-snapshot.ts); not a copy. */
+  /** Everything the store holds, as typed arrays and plain values (see projection/search-index-snapshot.ts); not a copy. */
   exportState(): PropertyStoreState {
     return {
       columns: { ...this.columns },
