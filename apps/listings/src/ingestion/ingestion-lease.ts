@@ -64,17 +64,22 @@ export class IngestionLease {
   private async tick(): Promise<void> {
     try {
       if (this.revision !== null) await this.renew(this.revision);
-      else await this.acquire();
+      else if (await this.take()) {
+        this.logger.log(`${this.holder} leads ingestion`);
+        this.events.acquired();
+      }
     } catch (error) {
       if (this.revision !== null) {
-        this.logger.warn(`lost the ingestion lease (${String(error)})`);
-        this.lose();
         // A renewal also fails when the key is simply gone (it expired during a pause, an operator
-        // purged it, or nats-server 2.9 lost its per-subject index of the bucket after restarts,
-        // seen on the development runtime): take it back at once when it is free, rather than
-        // answering "retry later" until the next tick. Taking it follows the usual rules, so a
-        // lease another replica holds stays theirs.
-        await this.acquire().catch(() => undefined);
+        // purged it, or nats-server 2.9 lost its per-subject index of the bucket after restarts:
+        // seen with npm start's kept data directory, at every renewal). Take it back before letting
+        // go, so that ingestion does not answer "retry later" in between; taking it follows the
+        // usual rules, so a lease another replica took meanwhile stays theirs.
+        const retaken = await this.take().catch(() => false);
+        if (!retaken) {
+          this.logger.warn(`lost the ingestion lease (${String(error)})`);
+          this.lose();
+        }
       }
     }
     if (!this.stopped) {
@@ -84,20 +89,13 @@ export class IngestionLease {
     }
   }
 
-  private async acquire(): Promise<void> {
+  /** Creates the key when it is free, or takes this holder's own back; false when another holds it. */
+  private async take(): Promise<boolean> {
     const entry = await this.kv.get(KEY);
     const live = entry !== null && entry.operation === 'PUT';
-    let revision: number;
-    if (live && codec.decode(entry.value).holder === this.holder) {
-      revision = await this.kv.update(KEY, codec.encode({ holder: this.holder }), entry.revision);
-    } else if (!live) {
-      revision = await this.kv.create(KEY, codec.encode({ holder: this.holder }));
-    } else {
-      return;
-    }
-    this.revision = revision;
-    this.logger.log(`${this.holder} leads ingestion`);
-    this.events.acquired();
+    if (live && codec.decode(entry.value).holder !== this.holder) return false;
+    this.revision = live ? await this.kv.update(KEY, codec.encode({ holder: this.holder }), entry.revision) : await this.kv.create(KEY, codec.encode({ holder: this.holder }));
+    return true;
   }
 
   private async renew(revision: number): Promise<void> {
