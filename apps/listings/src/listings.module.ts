@@ -14,6 +14,7 @@ import {
   type ServiceConfig,
 } from '@immo/service-kit';
 import { GeoDirectoryClient } from './geo/geo-directory.client';
+import { advertReadAhead } from './ingestion/advert-read-ahead';
 import { IngestionGate } from './ingestion/ingestion-gate';
 import { IngestionLease } from './ingestion/ingestion-lease';
 import { IngestionRouter } from './ingestion/ingestion-router';
@@ -23,7 +24,7 @@ import { ListingsController } from './listings.controller';
 import { ListingsRuntime } from './listings-runtime';
 import { registerListingsMetrics } from './listings.metrics';
 import { createListingsProjections } from './projection/create-projections';
-import { ADVERTS_COLLECTION, type AdvertRecord } from './projection/read-models';
+import { ADVERTS_COLLECTION, PROPERTIES_COLLECTION, type AdvertRecord, type PropertyRecord } from './projection/read-models';
 import { PropertyQueries } from './queries/property-queries';
 
 export interface ListingsModuleOptions {
@@ -97,6 +98,7 @@ export class ListingsModule {
         const record = await adverts.findById(advertId);
         return record ? { state: record.state, revision: record.revision } : null;
       },
+      readAhead: advertReadAhead(adverts, documentStore.collection<PropertyRecord>(PROPERTIES_COLLECTION), directory.matcher),
       lagLimit: new ProjectionLagLimit(MAX_UNPROJECTED_APPENDS, (position) => runner.waitFor(position), PROJECTION_WAIT_MS),
     });
     const gate = new IngestionGate();

@@ -195,6 +195,19 @@ export function describeDocumentStoreContract(
         expect(await c.findById('nope')).toBeNull();
       });
 
+      it('prefetches known, unknown and no ids without changing what reads answer', async () => {
+        const c = await listings();
+        const before = await Promise.all(['a3', 'h1'].map((id) => c.findById(id)));
+        await c.prefetch([]);
+        await c.prefetch(['a3', 'nope', 'h1', 'a3']);
+        expect(await Promise.all(['a3', 'h1'].map((id) => c.findById(id)))).toEqual(before);
+        expect(await c.findById('nope')).toBeNull();
+        // A write right before the prefetch is what the next read sees.
+        await c.upsert({ ...(before[0] as Listing), revision: 99, price: 1 });
+        await c.prefetch(['a3']);
+        expect(await c.findById('a3')).toMatchObject({ revision: 99, price: 1 });
+      });
+
       it('queries nested fields and arrays ($in, $all, $size, $elemMatch)', async () => {
         const c = await listings();
         expect(sortedIds(await c.find({ 'city.insee': { $in: ['75101', '75107'] } }))).toEqual(['a2', 'a3']);

@@ -139,6 +139,31 @@ describe('IngestionService (real JetStream event store)', () => {
     ]);
   });
 
+  it('reads the batch’s adverts ahead, before deciding on any, except those it just wrote', async () => {
+    const log: string[] = [];
+    const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), {
+      now,
+      readAhead: async (ids) => void log.push(`ahead ${[...ids].sort().join(' ')}`),
+      projected: async (id) => (log.push(`read ${id}`), null),
+    });
+    const [a, b] = [fresh(), fresh()];
+    const first = await ingestion.ingest([a, b, { ...a }, { bad: true }]);
+    const [idA, idB] = first.results.map((r) => r.advertId);
+    expect(log[0]).toBe(`ahead ${[idA, idB].sort().join(' ')}`);
+    expect(log.slice(1).every((line) => line.startsWith('read '))).toBe(true);
+    log.length = 0;
+    const c = fresh();
+    const second = await ingestion.ingest([{ ...a, price: 1_000 }, c]);
+    // `a` was written by this instance: its state is known, nothing to read for it.
+    expect(log).toEqual([`ahead ${second.results[1]?.advertId}`, `read ${second.results[1]?.advertId}`]);
+  });
+
+  it('ingests as usual when reading ahead fails', async () => {
+    const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), { now, readAhead: () => Promise.reject(new Error('store closing')) });
+    const reply = await ingestion.ingest([fresh()]);
+    expect(reply).toMatchObject({ accepted: 1, rejected: 0 });
+  });
+
   it('expires adverts whose announced expiry passed without a new crawl, once', async () => {
     const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), { now });
     const due = fresh({ seenAt: '2026-05-01T00:00:00Z', expiredAt: '2026-05-15T00:00:00Z' });

@@ -55,10 +55,17 @@ export interface IngestionCounters {
  */
 export type ProjectedAdvertLookup = (advertId: string) => Promise<Current | null>;
 
+/**
+ * Told the adverts a batch is about to ingest, so that what their ingestion and projection read
+ * (their states, their properties' documents) is fetched together beforehand; resolves when it is.
+ */
+export type AdvertReadAhead = (advertIds: string[]) => Promise<void>;
+
 export interface IngestionOptions {
   now?: () => Date;
   /** Where to find an advert's state before reading its stream (see `ProjectedAdvertLookup`). */
   projected?: ProjectedAdvertLookup;
+  readAhead?: AdvertReadAhead;
   /** Holds appends while the projection is too far behind. */
   lagLimit?: ProjectionLagLimit;
 }
@@ -79,6 +86,7 @@ export class IngestionService {
   private readonly now: () => Date;
   private readonly projected: ProjectedAdvertLookup | null;
   private readonly lagLimit: ProjectionLagLimit | null;
+  private readonly readAhead: AdvertReadAhead | null;
 
   constructor(
     private readonly eventStore: EventStore,
@@ -89,6 +97,7 @@ export class IngestionService {
     this.now = options.now ?? (() => new Date());
     this.projected = options.projected ?? null;
     this.lagLimit = options.lagLimit ?? null;
+    this.readAhead = options.readAhead ?? null;
   }
 
   /** Global position of the latest commit this instance appended (projection lag is measured against it). */
@@ -107,7 +116,10 @@ export class IngestionService {
       await eventLoopSlice.yieldIfDue();
     }
 
-    const resolved = await this.resolveCommunes(work, results);
+    // Alongside the communes' round trip to geo, not after it. Only an optimisation: a failed one
+    // leaves the reads to fetch what they need.
+    const readingAhead = this.readAhead?.(this.advertsToRead(work)).catch(() => undefined);
+    const [resolved] = await Promise.all([this.resolveCommunes(work, results), readingAhead]);
 
     const queue = resolved.values();
     const worker = async () => {
@@ -143,6 +155,16 @@ export class IngestionService {
     this.counters.unchanged += reply.unchanged;
     this.counters.rejected += reply.rejected;
     return reply;
+  }
+
+  /** The batch's adverts whose state is not among those this instance wrote lately. */
+  private advertsToRead(work: readonly { snapshot: AdvertSnapshot }[]): string[] {
+    const ids = new Set<string>();
+    for (const { snapshot } of work) {
+      const advertId = advertIdOf(snapshot);
+      if (!this.written.has(advertId)) ids.add(advertId);
+    }
+    return [...ids];
   }
 
   /** Appends the expiry of adverts whose announced `expiredAt` has passed without a new crawl. */

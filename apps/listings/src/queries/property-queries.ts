@@ -55,6 +55,9 @@ export class PropertyQueries {
 
   /** The JSON (UTF-8) of the documents of the given ids, in that order. */
   private async documentsJson(ids: string[]): Promise<Uint8Array[]> {
+    // The page's documents not cached as JSON are read from the store: fetched together first,
+    // so reading them one by one does not hold the event loop on the disk.
+    await this.properties.prefetch(ids.filter((id) => this.texts.get(id) === undefined));
     const documents = await Promise.all(ids.map((id) => this.documentJson(id)));
     // A document is committed before its row reaches the index, so every id has its document.
     return documents.filter((json): json is Uint8Array => json !== null);

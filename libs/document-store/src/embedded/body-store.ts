@@ -12,6 +12,8 @@ export type StagedState = { kind: 'stored' } | { kind: 'staged'; doc: StoredDocu
 
 export interface BodyStore {
   read(id: string): StoredDocument | undefined;
+  /** Makes the next reads of these ids cheap where reading may wait for the disk. */
+  prefetch(ids: readonly string[]): Promise<void>;
   /** The current state of an id, cheaply (no decoding), for `restore`. */
   capture(id: string): StagedState;
   restore(id: string, state: StagedState): void;
@@ -28,6 +30,10 @@ export class MemoryBodyStore implements BodyStore {
   read(id: string): StoredDocument | undefined {
     const doc = this.docs.get(id);
     return doc === undefined ? undefined : cloneDocument(doc);
+  }
+
+  async prefetch(): Promise<void> {
+    // Nothing to fetch: the documents are on the heap.
   }
 
   stage(id: string, doc: StoredDocument | null): void {
@@ -63,6 +69,11 @@ export class LmdbBodyStore implements BodyStore {
       return staged ? cloneDocument(staged) : undefined;
     }
     return this.persistence.read(this.collection, id);
+  }
+
+  prefetch(ids: readonly string[]): Promise<void> {
+    // Staged writes are read from the overlay, not the map.
+    return this.persistence.prefetch(this.collection, ids.filter((id) => !this.overlay.has(id)));
   }
 
   stage(id: string, doc: StoredDocument | null): void {

@@ -215,6 +215,11 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
     return (this.bodies.read(id) as T | undefined) ?? null;
   }
 
+  async prefetch(ids: readonly string[]): Promise<void> {
+    this.host.assertOpen();
+    await this.bodies.prefetch(ids);
+  }
+
   async count(filter: Filter): Promise<number> {
     this.host.assertOpen();
     if (Object.keys(filter).length === 0) return this.skeletons.size;

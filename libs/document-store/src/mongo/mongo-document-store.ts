@@ -253,6 +253,10 @@ export class MongoDocumentCollection<T extends StoredDocument = StoredDocument> 
     return (await native.findOne({ _id: id })) as T | null;
   }
 
+  async prefetch(): Promise<void> {
+    // Nothing to do: reads from MongoDB are asynchronous, they never hold the event loop.
+  }
+
   async count(filter: Filter): Promise<number> {
     const native = await this.collection();
     return native.countDocuments(toFilterWithoutNear(filter) as mongo.Filter<MongoDoc>);
