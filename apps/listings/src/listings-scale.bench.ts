@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { ProjectionStatusReply } from '@immo/contracts';
+import type { AdvertSnapshot, ProjectionStatusReply } from '@immo/contracts';
 import { withTemporaryStack, type RunningStack } from '@immo/stack';
 import type { Measurement, Scenario } from '@immo/testing';
 import { generateDataset } from '../demo/generate-snapshots';
@@ -15,6 +15,24 @@ const CHUNK_GOODS = 20_000;
 /** Two weeks of crawls per good: about 2.3 snapshots and 1.1 adverts per good. */
 const DAYS = 14;
 const MIB = 1024 * 1024;
+/** Known adverts crawled again in the recrawl measurement; 5% of them with a new price. */
+const RECRAWLED = Math.min(60_000, Math.round(GOODS * 0.3));
+const REPRICED_SHARE = 0.05;
+
+/**
+ * The next day's crawl of known adverts: each advert's last snapshot seen a day after the loaded
+ * period, every twentieth with its price 3% lower. What crawlers send most once a portal's
+ * catalogue is known: recrawls of the live adverts, among which a few changes.
+ */
+function nextDayCrawl(lastSnapshots: Iterable<AdvertSnapshot>, seenAt: string): AdvertSnapshot[] {
+  const crawl: AdvertSnapshot[] = [];
+  let i = 0;
+  for (const snapshot of lastSnapshots) {
+    const repriced = i++ % Math.round(1 / REPRICED_SHARE) === 0;
+    crawl.push({ ...snapshot, seenAt, ...(repriced ? { price: Math.round(snapshot.price * 0.97) } : {}) });
+  }
+  return crawl;
+}
 
 /** Resident memory of a process from /proc: total, anonymous (heap, buffers) and file-backed (the LMDB map). */
 function residentMemory(pid: number | undefined): { rss: number; anon: number; file: number } {
@@ -42,19 +60,28 @@ function vitals(stack: RunningStack, current: ProjectionStatusReply, dataDir: st
 
 /**
  * 200,000 properties through the real ingestion and projections, then a restart and more
- * ingestion at that size: memory, disk, restart time, event-loop stalls and throughput.
+ * ingestion at that size (new goods, then a day's recrawl of known adverts): memory, disk,
+ * restart time, event-loop stalls and throughput.
  */
 const scale: Scenario = {
   name: 'listings-scale',
-  description: `load ${GOODS} goods (~${Math.round(GOODS * 0.98)} properties) through POST /admin/adverts, restart listings, ingest more; targets: RSS ≤ 2 GB, restart ≤ 20 s, no stall > 100 ms, ≥ 2,000 snapshots/s`,
+  description: `load ${GOODS} goods (~${Math.round(GOODS * 0.98)} properties) through POST /admin/adverts, restart listings, ingest new goods, then a day's recrawl of known adverts; targets: RSS ≤ 2 GB, restart ≤ 20 s, no stall > 100 ms, ≥ 2,000 snapshots/s`,
   run: () =>
     withTemporaryStack(ROOT, async (stack) => {
       const dataDir = stack.dataDir;
       const communes = realCommunes();
       const started = performance.now();
       let snapshotCount = 0;
+      /** The last snapshot of the first `RECRAWLED` adverts loaded, by identity. */
+      const lastSnapshots = new Map<string, AdvertSnapshot>();
+      let periodEnd = '';
       for (let first = 0, chunk = 0; first < GOODS; first += CHUNK_GOODS, chunk++) {
-        const { snapshots } = generateDataset({ seed: 1000 + chunk, goods: Math.min(CHUNK_GOODS, GOODS - first), days: DAYS, multiPublisherShare: 0.25, communes });
+        const { snapshots, end } = generateDataset({ seed: 1000 + chunk, goods: Math.min(CHUNK_GOODS, GOODS - first), days: DAYS, multiPublisherShare: 0.25, communes });
+        periodEnd = end;
+        for (const snapshot of snapshots) {
+          const identity = `${snapshot.site}|${snapshot.reference ?? snapshot.url}`;
+          if (lastSnapshots.has(identity) || lastSnapshots.size < RECRAWLED) lastSnapshots.set(identity, snapshot);
+        }
         snapshotCount += await ingest(stack, snapshots);
         const elapsed = (performance.now() - started) / 1000;
         process.stderr.write(`  loaded ${Math.min(first + CHUNK_GOODS, GOODS)} goods, ${snapshotCount} snapshots, ${(snapshotCount / elapsed).toFixed(0)}/s\n`);
@@ -95,7 +122,21 @@ const scale: Scenario = {
         operations: accepted,
         notes: `end to end (projected, published); ${rejections()}; ${vitals(stack, done, dataDir)}`,
       };
-      return [load, restart, atScale];
+      const crawl = nextDayCrawl(lastSnapshots.values(), new Date(Date.parse(periodEnd) + 24 * 3600 * 1000).toISOString());
+      rejected.count = 0;
+      rejected.reasons.clear();
+      const recrawlStarted = performance.now();
+      const recrawled = await ingest(stack, crawl);
+      const afterRecrawl = await settled(stack);
+      const recrawlMs = performance.now() - recrawlStarted;
+      const recrawl: Measurement = {
+        label: `recrawl ${recrawled} known adverts at ${afterRecrawl.properties} properties`,
+        samplesMs: [recrawlMs],
+        wallMs: recrawlMs,
+        operations: recrawled,
+        notes: `the next day's crawl of known adverts, ${REPRICED_SHARE * 100}% with a new price; end to end (projected, published); ${rejections()}; ${vitals(stack, afterRecrawl, dataDir)}`,
+      };
+      return [load, restart, atScale, recrawl];
     }),
 };
 

@@ -9,6 +9,7 @@ import { LISTINGS_INTEGRATION_STREAM, type City, type ListingsIntegrationEvent }
 import { startNatsServer, type RunningNatsServer } from '@immo/testing';
 import { generateDataset } from '../../demo/generate-snapshots';
 import { publishedEvents } from '../../test/listings-fixture';
+import { PropertyMatcher } from '../domain';
 import type { GeoLookup } from '../geo/geo-directory.client';
 import { IngestionService } from '../ingestion/ingestion.service';
 import { criteriaOf } from '../search/property-document.fixture';
@@ -44,6 +45,14 @@ const geo: GeoLookup = {
     return [{ id: 1, name: 'Gare', lines: [{ id: 1, name: 'Ligne 1', number: '1', color: '#FFCD00', routeName: 'A – B' }] }];
   },
 };
+
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 const NOW = () => new Date('2027-01-01T00:00:00Z');
 
@@ -251,6 +260,66 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     expect(fourth.runner.searchIndexSource).toBe('the stored rows');
     expect(answers(fourth)).toEqual(after);
     await stop(fourth, false);
+    await store.close();
+  }, 90_000);
+  it('applies the next batch while one commits, and commits the batches one after another, in order', async () => {
+    // Several batches' worth of events in the log, whatever ran before.
+    const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), { now: NOW });
+    const { snapshots } = generateDataset({ seed: 8, goods: 80 });
+    for (let i = 0; i < snapshots.length; i += 100) expect((await ingestion.ingest(snapshots.slice(i, i + 100))).rejected).toBe(0);
+    const { store } = openStore();
+    let lookups = 0;
+    const countingGeo: GeoLookup = { ...geo, cityByInsee: (insee) => (lookups++, geo.cityByInsee(insee)) };
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const commits: { lookupsAtStart: number; checkpoints: number[] }[] = [];
+    let committing = 0;
+    let overlapped = false;
+    // The store as the projections see it: their first commit waits until released; their commits are recorded.
+    const slow = new Proxy(store, {
+      get(target, property, receiver) {
+        if (property === 'commit') {
+          return async (writes: Parameters<DocumentStore['commit']>[0]) => {
+            const checkpoints = writes.flatMap((write) => ('upsert' in write && write.collection === CHECKPOINTS_COLLECTION.name ? [write.upsert.revision] : []));
+            // The projections' commits carry their checkpoints (the outbox relay's own do not).
+            if (checkpoints.length === 0) return target.commit(writes);
+            if (++committing > 1) overlapped = true;
+            commits.push({ lookupsAtStart: lookups, checkpoints });
+            try {
+              if (commits.length === 1) await held;
+              return await target.commit(writes);
+            } finally {
+              committing--;
+            }
+          };
+        }
+        const value: unknown = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const projections = createListingsProjections({ eventStore, store: slow, geo: countingGeo, publish });
+    await projections.runner.start();
+    await until(() => commits.length === 1);
+    // The first batch is committing: the next one is applied meanwhile, and not committed before it.
+    await until(() => lookups > (commits[0]?.lookupsAtStart ?? 0));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(commits).toHaveLength(1);
+    release();
+    await caughtUp(projections);
+    await projections.runner.stop();
+    expect(overlapped).toBe(false);
+    const positions = commits.map((commit) => Math.max(...commit.checkpoints));
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    expect(new Set(positions).size).toBe(positions.length);
+
+    // The same log projected without waits gives the same documents.
+    const reference = new EmbeddedDocumentStore();
+    const plain = createListingsProjections({ eventStore, store: reference, geo, publish: async () => undefined });
+    await plain.runner.start();
+    await caughtUp(plain);
+    await plain.runner.stop();
+    expect(await documentsOf(store)).toEqual(await documentsOf(reference));
+    await reference.close();
     await store.close();
   }, 90_000);
 });

@@ -21,7 +21,8 @@ import { RecordCache, UnitOfWork } from './unit-of-work';
 /**
  * A batch commits when it holds this many events... The documents are encoded on the event loop
  * inside the store transaction (~50 µs per property document), so the batch stays small enough
- * for that to take a few tens of milliseconds at most.
+ * for that to take a few tens of milliseconds at most. While a batch commits, the next one is
+ * applied; it commits once the one before it has.
  */
 const BATCH_EVENTS = 100;
 /** ...or this long after its first event, whichever comes first. */
@@ -59,6 +60,8 @@ export class ProjectionRunner {
   private commitTimer: NodeJS.Timeout | null = null;
   /** Work on the unit of work runs one piece at a time (events, timed commits). */
   private chain: Promise<void> = Promise.resolve();
+  /** The commit of the last batch handed to the store (settles, never rejects). */
+  private lastCommit: Promise<void> = Promise.resolve();
   private applied: number | null = null;
   private committed: number | null = null;
   private readonly waiters: { position: number; resolve: () => void }[] = [];
@@ -117,6 +120,7 @@ export class ProjectionRunner {
     await this.loop?.catch(() => undefined);
     this.loop = null;
     await this.serial(() => this.commitBatch()).catch(() => undefined);
+    await this.lastCommit;
     if (this.commitTimer) clearTimeout(this.commitTimer);
     this.commitTimer = null;
   }
@@ -232,26 +236,42 @@ export class ProjectionRunner {
     }, BATCH_MS);
   }
 
+  /**
+   * Hands the batch to the store and returns once the batch before it is committed: this one
+   * commits while the next events are applied (the next batch reads this one's writes from it
+   * meanwhile), and commits follow one another in order, so a stored checkpoint never covers a
+   * batch that is not stored.
+   */
   private async commitBatch(): Promise<void> {
     if (this.uow.isEmpty()) return;
     const uow = this.uow;
     const position = this.applied;
     const outboxWritten = this.outboxWritten;
-    this.uow = new UnitOfWork(this.deps.store, this.cache);
+    const next = new UnitOfWork(this.deps.store, this.cache, uow);
+    this.uow = next;
     this.outboxWritten = false;
-    try {
-      await uow.commit(CHECKPOINTS_COLLECTION.name);
-    } catch (error) {
-      // The store refuses further work after a failed commit; stop here rather than skip events.
-      this.failure = error;
-      this.logger.error(`commit failed at position ${position ?? 'none'}: ${String(error)}; the projection stopped`);
-      this.stopped = true;
-      await this.subscription?.unsubscribe().catch(() => undefined);
-      throw error;
-    }
-    this.committed = position;
-    if (outboxWritten) this.deps.onOutboxWritten();
-    this.resolveWaiters();
+    const previous = this.lastCommit;
+    const commit = (async () => {
+      await previous;
+      if (this.failure) throw this.failure;
+      try {
+        await uow.commit(CHECKPOINTS_COLLECTION.name);
+      } catch (error) {
+        // The store refuses further work after a failed commit; stop here rather than skip events.
+        this.failure = error;
+        this.logger.error(`commit failed at position ${position ?? 'none'}: ${String(error)}; the projection stopped`);
+        this.stopped = true;
+        await this.subscription?.unsubscribe().catch(() => undefined);
+        throw error;
+      }
+      next.previousCommitted();
+      this.committed = position;
+      if (outboxWritten) this.deps.onOutboxWritten();
+      this.resolveWaiters();
+    })();
+    this.lastCommit = commit.catch(() => undefined);
+    await previous;
+    if (this.failure) throw this.failure;
   }
 
   private resolveWaiters(): void {

@@ -74,6 +74,38 @@ describe('UnitOfWork', () => {
     });
   });
 
+  describe('while the batch before it commits', () => {
+    it('given a write of the committing batch, when reading its id, then it is answered without loading, the own write first', async () => {
+      uow.put(NOTES.name, note('n1', 1, 'committing'));
+      uow.put(NOTES.name, note('n2', 1, 'committing'));
+      uow.addMember('p1', 'a1');
+      const next = new UnitOfWork(store, new RecordCache(0), uow);
+      next.put(NOTES.name, note('n2', 2, 'own'));
+      next.addMember('p1', 'a2');
+      const load = jest.fn(() => Promise.resolve(null));
+
+      expect((await next.read<Note>(NOTES.name, 'n1', load))?.text).toBe('committing');
+      expect((await next.read<Note>(NOTES.name, 'n2', load))?.text).toBe('own');
+      expect(load).not.toHaveBeenCalled();
+      expect([...next.membersOf('p1')].sort()).toEqual(['a1', 'a2']);
+      // Its own commit holds only its own writes.
+      expect(next.isEmpty()).toBe(false);
+    });
+
+    it('given the batch before committed, when reading, then the store answers (the earlier writes are let go)', async () => {
+      uow.put(NOTES.name, note('n1', 1, 'committed'));
+      uow.addMember('p1', 'a1');
+      const next = new UnitOfWork(store, new RecordCache(0), uow);
+      await uow.commit(CHECKPOINTS.name);
+      next.previousCommitted();
+      const load = jest.fn((id: string) => Promise.resolve(note(id, 5, 'from the store')));
+
+      expect((await next.read<Note>(NOTES.name, 'n1', load))?.text).toBe('from the store');
+      expect([...next.membersOf('p1')]).toEqual([]);
+      expect(next.isEmpty()).toBe(true);
+    });
+  });
+
   describe('members', () => {
     it('given no member added for a property, when asked, then the set is empty', () => {
       expect([...uow.membersOf('p1')]).toEqual([]);

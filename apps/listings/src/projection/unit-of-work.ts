@@ -38,8 +38,9 @@ export class RecordCache {
 
 /**
  * The writes of one batch of events, committed together with the projections' checkpoints.
- * Reads during the batch see the batch's own writes first; several writes to one document in a
- * batch collapse into the last one.
+ * Reads during the batch see the batch's own writes first, then those of the batch before it
+ * while that one is still committing (a store may not show a transaction before it commits);
+ * several writes to one document in a batch collapse into the last one.
  */
 export class UnitOfWork {
   private readonly pending = new Map<string, Map<string, StoredDocument>>();
@@ -52,6 +53,8 @@ export class UnitOfWork {
   constructor(
     private readonly store: DocumentStore,
     private readonly cache: RecordCache = new RecordCache(0),
+    /** The batch before this one, until it is committed. */
+    private committing: UnitOfWork | null = null,
   ) {}
 
   get size(): number {
@@ -59,7 +62,7 @@ export class UnitOfWork {
   }
 
   pendingDocument<T extends StoredDocument>(collection: string, id: string): T | undefined {
-    return this.pending.get(collection)?.get(id) as T | undefined;
+    return (this.pending.get(collection)?.get(id) ?? this.committing?.pending.get(collection)?.get(id)) as T | undefined;
   }
 
   async read<T extends StoredDocument>(collection: string, id: string, load: (id: string) => Promise<T | null>): Promise<T | null> {
@@ -84,7 +87,15 @@ export class UnitOfWork {
   }
 
   membersOf(propertyId: string): ReadonlySet<string> {
-    return this.members.get(propertyId) ?? EMPTY;
+    const own = this.members.get(propertyId);
+    const earlier = this.committing?.members.get(propertyId);
+    if (earlier === undefined) return own ?? EMPTY;
+    return own === undefined ? earlier : new Set([...earlier, ...own]);
+  }
+
+  /** The batch before this one is committed: the store shows its writes from now on (and holds them). */
+  previousCommitted(): void {
+    this.committing = null;
   }
 
   /** Runs once the batch is committed (in-memory views that must not show uncommitted changes). */
