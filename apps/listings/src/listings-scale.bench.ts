@@ -58,6 +58,23 @@ function vitals(stack: RunningStack, current: ProjectionStatusReply, dataDir: st
   );
 }
 
+/** Ingests `snapshots` and waits until they are projected and published; `describe` names the row. */
+async function timedIngestion(
+  stack: RunningStack,
+  dataDir: string,
+  snapshots: AdvertSnapshot[],
+  describe: (accepted: number, done: ProjectionStatusReply) => { label: string; notes: string },
+): Promise<Measurement> {
+  rejected.count = 0;
+  rejected.reasons.clear();
+  const started = performance.now();
+  const accepted = await ingest(stack, snapshots);
+  const done = await settled(stack);
+  const wallMs = performance.now() - started;
+  const { label, notes } = describe(accepted, done);
+  return { label, samplesMs: [wallMs], wallMs, operations: accepted, notes: `${notes}; ${rejections()}; ${vitals(stack, done, dataDir)}` };
+}
+
 /**
  * 200,000 properties through the real ingestion and projections, then a restart and more
  * ingestion at that size (new goods, then a day's recrawl of known adverts): memory, disk,
@@ -109,33 +126,15 @@ const scale: Scenario = {
       const restart: Measurement = { label: 'restart listings to ready', samplesMs: [restartMs], wallMs: restartMs, notes: vitals(stack, afterRestart, dataDir) };
 
       const more = generateDataset({ seed: 99_999, goods: CHUNK_GOODS, days: DAYS, multiPublisherShare: 0.25, communes }).snapshots;
-      rejected.count = 0;
-      rejected.reasons.clear();
-      const ingestStarted = performance.now();
-      const accepted = await ingest(stack, more);
-      const done = await settled(stack);
-      const ingestMs = performance.now() - ingestStarted;
-      const atScale: Measurement = {
+      const atScale = await timedIngestion(stack, dataDir, more, (accepted, done) => ({
         label: `ingest ${accepted} more snapshots at ${done.properties} properties`,
-        samplesMs: [ingestMs],
-        wallMs: ingestMs,
-        operations: accepted,
-        notes: `end to end (projected, published); ${rejections()}; ${vitals(stack, done, dataDir)}`,
-      };
+        notes: 'end to end (projected, published)',
+      }));
       const crawl = nextDayCrawl(lastSnapshots.values(), new Date(Date.parse(periodEnd) + 24 * 3600 * 1000).toISOString());
-      rejected.count = 0;
-      rejected.reasons.clear();
-      const recrawlStarted = performance.now();
-      const recrawled = await ingest(stack, crawl);
-      const afterRecrawl = await settled(stack);
-      const recrawlMs = performance.now() - recrawlStarted;
-      const recrawl: Measurement = {
-        label: `recrawl ${recrawled} known adverts at ${afterRecrawl.properties} properties`,
-        samplesMs: [recrawlMs],
-        wallMs: recrawlMs,
-        operations: recrawled,
-        notes: `the next day's crawl of known adverts, ${REPRICED_SHARE * 100}% with a new price; end to end (projected, published); ${rejections()}; ${vitals(stack, afterRecrawl, dataDir)}`,
-      };
+      const recrawl = await timedIngestion(stack, dataDir, crawl, (accepted, done) => ({
+        label: `recrawl ${accepted} known adverts at ${done.properties} properties`,
+        notes: `the next day's crawl of known adverts, ${REPRICED_SHARE * 100}% with a new price; end to end (projected, published)`,
+      }));
       return [load, restart, atScale, recrawl];
     }),
 };

@@ -1,4 +1,4 @@
-import { connect, type NatsConnection } from 'nats';
+import { connect, type KV, type NatsConnection } from 'nats';
 import { startNatsServer, type RunningNatsServer } from '@immo/testing';
 import { IngestionLease, type LeaseEvents } from './ingestion-lease';
 
@@ -51,14 +51,19 @@ describe('IngestionLease (real nats-server)', () => {
     expect(log).toEqual(['a acquired', 'a lost', 'b acquired']);
   });
 
-  it('keeps its lease, without letting go, when the key vanished under it', async () => {
+  /** Instance `a` holding the lease, then its key gone as if the server forgot it: the next renewal's revision check fails. */
+  async function keyGoneUnderA(): Promise<{ a: IngestionLease; log: string[]; kv: KV }> {
     const log: string[] = [];
     const a = await open('a', logTo(log, 'a'));
     a.start();
     await until(() => a.held);
-    // The key is gone as if the server forgot it: the next renewal's revision check fails.
     const kv = await nats.jetstream().views.kv('listings_leases');
     await kv.purge('ingestion');
+    return { a, log, kv };
+  }
+
+  it('keeps its lease, without letting go, when the key vanished under it', async () => {
+    const { a, log, kv } = await keyGoneUnderA();
     let released = false;
     const deadline = Date.now() + TTL_MS;
     while (Date.now() < deadline) {
@@ -74,12 +79,7 @@ describe('IngestionLease (real nats-server)', () => {
   });
 
   it('lets go when, the key gone, another instance took the lease first', async () => {
-    const log: string[] = [];
-    const a = await open('a', logTo(log, 'a'));
-    a.start();
-    await until(() => a.held);
-    const kv = await nats.jetstream().views.kv('listings_leases');
-    await kv.purge('ingestion');
+    const { a, log, kv } = await keyGoneUnderA();
     await kv.create('ingestion', new TextEncoder().encode(JSON.stringify({ holder: 'b' })));
     await until(() => !a.held, 2 * TTL_MS);
     expect(log).toEqual(['a acquired', 'a lost']);
