@@ -55,6 +55,14 @@ export interface IngestionCounters {
  */
 export type ProjectedAdvertLookup = (advertId: string) => Promise<Current | null>;
 
+/** A valid snapshot of a batch, on its way to being appended. */
+interface WorkItem {
+  index: number;
+  snapshot: AdvertSnapshot;
+  advertId: string;
+  warnings: string[];
+}
+
 /**
  * Told the adverts a batch is about to ingest, so that what their ingestion and projection read
  * (their states, their properties' documents) is fetched together beforehand; resolves when it is.
@@ -108,10 +116,11 @@ export class IngestionService {
   async ingest(items: unknown[]): Promise<IngestAdvertsReply> {
     const now = this.now();
     const results: IngestItemResult[] = new Array(items.length);
-    const work: { index: number; snapshot: AdvertSnapshot; warnings: string[] }[] = [];
+    const work: WorkItem[] = [];
     for (const [index, item] of items.entries()) {
       const validation = validateSnapshot(item, now);
-      if (validation.ok) work.push({ index, snapshot: validation.snapshot, warnings: [] });
+      // A valid snapshot has a reference or a url: its advert id is known from here on.
+      if (validation.ok) work.push({ index, snapshot: validation.snapshot, advertId: advertIdOf(validation.snapshot), warnings: [] });
       else results[index] = { index, status: 'rejected', advertId: null, violations: validation.violations };
       await eventLoopSlice.yieldIfDue();
     }
@@ -127,7 +136,7 @@ export class IngestionService {
         const item = step.value;
         const key = bucketKeyOf({ transactionType: item.snapshot.transactionType, propertyType: item.snapshot.propertyType, commune: communeOf(item.snapshot.commune) });
         try {
-          const outcome = await this.serializer.run(key, () => this.applySnapshot(item.snapshot));
+          const outcome = await this.serializer.run(key, () => this.applySnapshot(item.snapshot, item.advertId));
           results[item.index] = { index: item.index, status: 'accepted', ...outcome, warnings: item.warnings };
           // Appends acknowledged together resume together: keep each run of them short.
           await eventLoopSlice.yieldIfDue();
@@ -136,7 +145,7 @@ export class IngestionService {
           results[item.index] = {
             index: item.index,
             status: 'rejected',
-            advertId: advertIdOf(item.snapshot),
+            advertId: item.advertId,
             violations: [{ propertyPath: '(item)', message: `could not be stored, retry later: ${error instanceof Error ? error.message : String(error)}` }],
           };
         }
@@ -158,12 +167,9 @@ export class IngestionService {
   }
 
   /** The batch's adverts whose state is not among those this instance wrote lately. */
-  private advertsToRead(work: readonly { snapshot: AdvertSnapshot }[]): string[] {
+  private advertsToRead(work: readonly WorkItem[]): string[] {
     const ids = new Set<string>();
-    for (const { snapshot } of work) {
-      const advertId = advertIdOf(snapshot);
-      if (!this.written.has(advertId)) ids.add(advertId);
-    }
+    for (const { advertId } of work) if (!this.written.has(advertId)) ids.add(advertId);
     return [...ids];
   }
 
@@ -187,7 +193,7 @@ export class IngestionService {
    * not answer, an INSEE code is taken as given (the projection resolves the city later), but a
    * postal code + name cannot be resolved: that item is rejected with "retry later".
    */
-  private async resolveCommunes(work: { index: number; snapshot: AdvertSnapshot; warnings: string[] }[], results: IngestItemResult[]): Promise<typeof work> {
+  private async resolveCommunes(work: WorkItem[], results: IngestItemResult[]): Promise<WorkItem[]> {
     const unresolvable = new Set<number>();
     await Promise.all(
       work.map(async (item) => {
@@ -213,7 +219,7 @@ export class IngestionService {
           results[item.index] = {
             index: item.index,
             status: 'rejected',
-            advertId: advertIdOf(item.snapshot),
+            advertId: item.advertId,
             violations: [{ propertyPath: 'commune', message: `cannot be resolved now (geo service: ${error instanceof Error ? error.message : String(error)}); retry later` }],
           };
         }
@@ -222,8 +228,8 @@ export class IngestionService {
     return work.filter((item) => !unresolvable.has(item.index));
   }
 
-  private applySnapshot(snapshot: AdvertSnapshot): Promise<Outcome> {
-    return this.appendDecided(advertIdOf(snapshot), (current) => {
+  private applySnapshot(snapshot: AdvertSnapshot, advertId: string): Promise<Outcome> {
+    return this.appendDecided(advertId, (current) => {
       const events = decide(snapshot, current.state);
       if (events.length === 0) return events;
       // A new advert joins (or founds) a property in the same commit that publishes it.

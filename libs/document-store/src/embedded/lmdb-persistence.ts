@@ -166,8 +166,7 @@ export class LmdbPersistence {
    * threads instead of by a read on the event loop. The map is read without read-ahead and its
    * pages leave the page cache under memory pressure, so a read of a document not read for a
    * while waits for the disk; at 267,000 properties such waits were a fifth of the listings
-   * service's busy time during ingestion, and the longest event-loop stalls (one read after
-   * another in a batch). Unknown ids cost nothing.
+   * service's busy time during ingestion. Unknown ids cost nothing.
    */
   prefetch(collection: string, ids: string[]): Promise<void> {
     return this.bodiesOf(collection).prefetch(ids);
