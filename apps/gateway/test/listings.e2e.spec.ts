@@ -187,7 +187,9 @@ describe('listings end to end (ingestion, projection, reads, integration events)
     expect(document.adverts.map((a) => a.uuid).sort()).toEqual([agency.advertId, owner.advertId].sort());
     expect(document.adverts.map((a) => a.site).sort()).toEqual([agencyListing['site'], ownerListing['site']].sort());
     expect(document.city).toMatchObject({ insee: '69123' });
-    expect(Array.isArray(document.stations)).toBe(true);
+    // Ranked by listings from geo's station list: the nearest metro stations of Lyon Part-Dieu.
+    expect(document.stations.map((station) => station.name)).toEqual(['Part-Dieu', 'Brotteaux', 'Saxe – Gambetta']);
+    expect(document.stations[0]?.lines.length).toBeGreaterThan(0);
     for (const timestamp of [document.createdAt, document.updatedAt, document.lastCrawledAt]) expect(timestamp).toMatch(UTC_OFFSET);
     for (const advert of document.adverts) {
       expect(advert.createdAt).toMatch(UTC_OFFSET);

@@ -13,9 +13,10 @@ import {
   pointsOfInterestRequestSchema,
   rpcErrors,
   stationsNearRequestSchema,
+  stationsRequestSchema,
 } from '@immo/contracts';
 import { parseRpcPayload } from '@immo/service-kit';
-import { isGeoValidationError, stationsNear, type AutocompleteIndex, type CityDirectory, type PoiSource } from './domain';
+import { isGeoValidationError, locatedStations, stationsNear, type AutocompleteIndex, type CityDirectory, type PoiSource } from './domain';
 
 export const CITY_DIRECTORY = Symbol('CITY_DIRECTORY');
 export const AUTOCOMPLETE_INDEX = Symbol('AUTOCOMPLETE_INDEX');
@@ -111,5 +112,12 @@ export class GeoQueriesController {
   stationsNear(@Payload() payload: unknown) {
     const { lat, lon, radiusKm, limit } = parseRpcPayload(stationsNearRequestSchema, payload);
     return stationsNear(lat, lon, radiusKm, limit);
+  }
+
+  /** Every station with its location: listings ranks them per advert itself instead of asking per location. */
+  @MessagePattern(GEO_SUBJECTS.stations)
+  stations(@Payload() payload: unknown) {
+    parseRpcPayload(stationsRequestSchema, payload ?? {});
+    return locatedStations();
   }
 }

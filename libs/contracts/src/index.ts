@@ -6,6 +6,7 @@ export * from './health/ping';
 export * from './listings';
 export * from './geo/geo-queries';
 export * from './geo/great-circle';
+export * from './geo/nearest-stations';
 export * from './util/plain-object';
 export * from './searches';
 export * from './alerts/alert-notifications';

@@ -1,5 +1,6 @@
 import { haversineKm } from './geo-math';
-import { allStationLines, allStations, stationsNear, stationsNearWithDistance } from './stations';
+import { nearestStations } from '@immo/contracts';
+import { allStationLines, allStations, locatedStations, stationsNear, stationsNearWithDistance } from './stations';
 
 describe('stations', () => {
   it('carries the real Paris lines with official number, colour and route name', () => {
@@ -18,6 +19,18 @@ describe('stations', () => {
     expect(stations.filter((station) => station.id < 1000).length).toBeGreaterThanOrEqual(60);
     expect(new Set(stations.map((station) => station.id)).size).toBe(stations.length);
     expect(stations.every((station) => station.lines.length > 0)).toBe(true);
+  });
+
+  it('hands every station with its location to services that rank them, as copies, ranked as geo ranks them', () => {
+    const located = locatedStations();
+    expect(located.map(({ station, location }) => ({ ...station, location }))).toEqual(allStations());
+    located[0]!.station.name = 'changed';
+    located[0]!.station.lines[0]!.name = 'changed';
+    expect(locatedStations()[0]?.station.name).not.toBe('changed');
+    expect(locatedStations()[0]?.station.lines[0]?.name).not.toBe('changed');
+    for (const point of [{ lat: 48.8584, lon: 2.347 }, { lat: 45.7597, lon: 4.8553 }, { lat: 43.2965, lon: 5.3698 }, { lat: 47.2184, lon: -1.5536 }]) {
+      expect(nearestStations(locatedStations(), point, 1, 5).map((hit) => hit.station)).toEqual(stationsNear(point.lat, point.lon, 1, 5));
+    }
   });
 
   it('lists stations near a point in the spec shape, nearest first', () => {

@@ -16,9 +16,9 @@
  *   lines: Paris metro 101–114 (3bis 131, 7bis 171), RER 201–205, tram 301–332, then one hundred
  *   block per other network (Lyon 401+, Marseille 501+, Toulouse 601+, Lille 701+, Bordeaux 801+).
  */
-import type { Station, StationLine } from '@immo/contracts';
+import { nearestStations, type LocatedStation, type Station, type StationLine } from '@immo/contracts';
 import { GeoValidationError } from './domain-errors';
-import { type LatLon, haversineKm, isValidLatLon } from './geo-math';
+import { type LatLon, isValidLatLon } from './geo-math';
 
 // The public shapes are the contract's: property documents embed these stations as they are.
 export type { Station, StationLine } from '@immo/contracts';
@@ -279,12 +279,7 @@ const STATION_ROWS: ReadonlyArray<StationRow> = [
   [6009, 'Stalingrad', 44.8406, -0.5563, [801]],
 ];
 
-interface StationRecord {
-  station: Station;
-  point: LatLon;
-}
-
-const STATIONS: ReadonlyArray<StationRecord> = STATION_ROWS.map(([id, name, lat, lon, lineIds]) => ({
+const STATIONS: ReadonlyArray<LocatedStation> = STATION_ROWS.map(([id, name, lat, lon, lineIds]) => ({
   station: {
     id,
     name,
@@ -294,7 +289,7 @@ const STATIONS: ReadonlyArray<StationRecord> = STATION_ROWS.map(([id, name, lat,
       return line;
     }),
   },
-  point: { lat, lon },
+  location: { lat, lon },
 }));
 
 function copyStation(station: Station): Station {
@@ -303,7 +298,12 @@ function copyStation(station: Station): Station {
 
 /** Every curated station with its position (for indexing or display elsewhere). */
 export function allStations(): Array<Station & { location: LatLon }> {
-  return STATIONS.map(({ station, point }) => ({ ...copyStation(station), location: { ...point } }));
+  return STATIONS.map(({ station, location }) => ({ ...copyStation(station), location: { ...location } }));
+}
+
+/** Every curated station and its location, copies (the `stations` reply: services rank them with `nearestStations`). */
+export function locatedStations(): LocatedStation[] {
+  return STATIONS.map(({ station, location }) => ({ station: copyStation(station), location: { ...location } }));
 }
 
 export function allStationLines(): StationLine[] {
@@ -319,13 +319,8 @@ export function stationsNearWithDistance(lat: number, lon: number, radiusKm = 1,
   if (!Number.isInteger(limit) || limit < 1 || limit > STATIONS_MAX_LIMIT) {
     throw new GeoValidationError('limit', `must be an integer between 1 and ${STATIONS_MAX_LIMIT}`);
   }
-  const centre = { lat, lon };
   // A linear scan over a few hundred stations is faster than maintaining an index for them.
-  return STATIONS.map((record) => ({ record, distanceKm: haversineKm(centre, record.point) }))
-    .filter((hit) => hit.distanceKm <= radiusKm)
-    .sort((a, b) => a.distanceKm - b.distanceKm || a.record.station.id - b.record.station.id)
-    .slice(0, limit)
-    .map((hit) => ({ station: copyStation(hit.record.station), distanceKm: hit.distanceKm }));
+  return nearestStations(STATIONS, { lat, lon }, radiusKm, limit).map((hit) => ({ station: copyStation(hit.station), distanceKm: hit.distanceKm }));
 }
 
 /** Stations within `radiusKm` of the point in the spec's Station shape, nearest first. */

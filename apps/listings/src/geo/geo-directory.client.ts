@@ -1,9 +1,7 @@
-import { GEO_SUBJECTS, type City, type Station } from '@immo/contracts';
-import { LRUCache } from 'lru-cache';
+import { GEO_SUBJECTS, nearestStations, type City, type LocatedStation, type Station } from '@immo/contracts';
 import { RpcCallError, type NatsRpcClient } from '@immo/service-kit';
 
-/** Stations are looked up per ~110 m cell: neighbours share the answer and the cache stays small. */
-const STATION_CELL_DEGREES = 0.001;
+/** The stations a property document lists: within 1 km, nearest first, at most five. */
 const STATION_RADIUS_KM = 1;
 const STATION_LIMIT = 5;
 
@@ -14,33 +12,21 @@ export interface GeoLookup {
   stationsNear(lat: number, lon: number): Promise<Station[]>;
 }
 
-/** What `cached` needs of a Map or an LRU cache. */
-interface PromiseCache<K, V> {
-  get(key: K): Promise<V> | undefined;
-  set(key: K, value: Promise<V>): unknown;
-  delete(key: K): unknown;
-}
-
-/**
- * Station cells kept (about 110 m each; ~150 bytes each, stations shared). Unbounded, one per
- * distinct advert location would grow without end; too small, and the cell ingestion looked up
- * is gone by the time a lagging projection builds the document, which then waits a round trip
- * to geo per event (measured: a 50,000 bound starved the projection at 150,000 adverts).
- */
-const STATION_CELLS_CACHED = 400_000;
-
 /**
  * Cached lookups of the geo service. Reference data does not change while a process runs, so each
- * commune, postal code + name and station cell costs one request per process, not one per advert.
- * "Not found" is cached too; "geo unavailable" is not, and surfaces to the caller. Communes are
- * finite (~35,000); station cells are bounded (least recently used out), and the stations they
- * list are shared objects, one per station.
+ * commune and postal code + name costs one request per process, not one per advert. "Not found"
+ * is cached too; "geo unavailable" is not, and surfaces to the caller. Communes are finite
+ * (~35,000).
+ *
+ * Stations are a few hundred: their list is asked for once and ranked here for each location
+ * (with the ranking geo itself answers `stations-near` with). Asking geo per location cost a
+ * request per new advert, most of geo's CPU and a cache of hundreds of thousands of cells.
  */
 export class GeoDirectoryClient implements GeoLookup {
   private readonly citiesByInsee = new Map<string, Promise<City | null>>();
   private readonly inseeByZipcodeAndName = new Map<string, Promise<string | null>>();
-  private readonly stationsByCell = new LRUCache<string, Promise<Station[]>>({ max: STATION_CELLS_CACHED });
-  private readonly stations = new Map<number, Station>();
+  private stationList: Promise<LocatedStation[]> | null = null;
+  private stations: LocatedStation[] | null = null;
 
   constructor(private readonly rpc: NatsRpcClient) {}
 
@@ -56,17 +42,21 @@ export class GeoDirectoryClient implements GeoLookup {
   }
 
   stationsNear(lat: number, lon: number): Promise<Station[]> {
-    const cellLat = Math.round(lat / STATION_CELL_DEGREES) * STATION_CELL_DEGREES;
-    const cellLon = Math.round(lon / STATION_CELL_DEGREES) * STATION_CELL_DEGREES;
-    return this.cached(this.stationsByCell, `${cellLat.toFixed(3)},${cellLon.toFixed(3)}`, async () => {
-      const stations = await this.rpc.request<Station[]>(GEO_SUBJECTS.stationsNear, {
-        lat: cellLat,
-        lon: cellLon,
-        radiusKm: STATION_RADIUS_KM,
-        limit: STATION_LIMIT,
-      });
-      return stations.map((station) => this.shared(station));
-    });
+    const near = (stations: LocatedStation[]) => nearestStations(stations, { lat, lon }, STATION_RADIUS_KM, STATION_LIMIT).map((hit) => hit.station);
+    if (this.stations !== null) return Promise.resolve(near(this.stations));
+    return this.loadStations().then(near);
+  }
+
+  /** The station list, asked for once; a failed request is asked again by the next caller. */
+  private loadStations(): Promise<LocatedStation[]> {
+    this.stationList ??= this.rpc.request<LocatedStation[]>(GEO_SUBJECTS.stations, {}).then(
+      (stations) => (this.stations = stations),
+      (error: unknown) => {
+        this.stationList = null;
+        throw error;
+      },
+    );
+    return this.stationList;
   }
 
   private async lookup<T>(subject: string, payload: unknown): Promise<T | null> {
@@ -78,15 +68,7 @@ export class GeoDirectoryClient implements GeoLookup {
     }
   }
 
-  /** One object per station, whichever cells list it. */
-  private shared(station: Station): Station {
-    const known = this.stations.get(station.id);
-    if (known) return known;
-    this.stations.set(station.id, station);
-    return station;
-  }
-
-  private cached<K, V>(cache: PromiseCache<K, V>, key: K, load: () => Promise<V>): Promise<V> {
+  private cached<K, V>(cache: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
     const hit = cache.get(key);
     if (hit) return hit;
     const pending = load();

@@ -198,10 +198,6 @@ export class IngestionService {
     await Promise.all(
       work.map(async (item) => {
         const commune = item.snapshot.commune;
-        // The projection will need the stations near this advert right after the append: asking
-        // now, alongside the commune, saves it a round trip to geo per new location.
-        const location = item.snapshot.location;
-        if (location) void this.geo.stationsNear(location.lat, location.lon).catch(() => undefined);
         try {
           if (commune.insee) {
             const city = await this.geo.cityByInsee(commune.insee);

@@ -346,10 +346,14 @@ describe('IntegrationOutboxProjection', () => {
     const count = projection.apply(change, property, uow);
 
     expect(count).toBe(2);
-    expect(puts).toEqual([
-      { collection: OUTBOX_COLLECTION.name, doc: { _id: outboxId(42, 0), revision: 42, subject: 'listings.events.property-created.v1', eventId: events[0]?.id, payload: JSON.stringify(events[0]) } },
-      { collection: OUTBOX_COLLECTION.name, doc: { _id: outboxId(42, 1), revision: 42, subject: 'listings.events.advert.property.ad.create.v1', eventId: events[1]?.id, payload: JSON.stringify(events[1]) } },
+    const withoutPayload = ({ collection, doc: { payload: _payload, ...doc } }: { collection: string; doc: OutboxRecord }) => ({ collection, doc });
+    expect(puts.map(withoutPayload)).toEqual([
+      { collection: OUTBOX_COLLECTION.name, doc: { _id: outboxId(42, 0), revision: 42, subject: 'listings.events.property-created.v1', eventId: events[0]?.id } },
+      { collection: OUTBOX_COLLECTION.name, doc: { _id: outboxId(42, 1), revision: 42, subject: 'listings.events.advert.property.ad.create.v1', eventId: events[1]?.id } },
     ]);
+    // Each payload is its event as JSON (the shared document serialized once, placed last).
+    expect(puts.map(({ doc }) => JSON.parse(doc.payload) as unknown)).toEqual(events.map((event) => JSON.parse(JSON.stringify(event)) as unknown));
+    for (const { doc } of puts) expect(listingsIntegrationEventSchema.safeParse(JSON.parse(doc.payload)).success).toBe(true);
   });
 
   it('given a change that announces nothing, when applied, then the outbox gets nothing', () => {

@@ -86,15 +86,24 @@ export class IntegrationOutboxProjection {
 
   apply(change: AdvertChange, property: PropertyChange | null, uow: UnitOfWork): number {
     const events = integrationEventsOf(change, property);
+    // The events of one change carry the same document: it is serialized once for all of them.
+    const documentJson = events.length > 0 && property ? JSON.stringify(property.after) : '';
     events.forEach((event, index) => {
       uow.put(OUTBOX_COLLECTION.name, {
         _id: outboxId(change.event.position, index),
         revision: change.event.position,
         subject: integrationSubjectOf(event),
         eventId: event.id,
-        payload: JSON.stringify(event),
+        payload: eventJson(event, documentJson),
       } as OutboxRecord);
     });
     return events.length;
   }
+}
+
+/** `JSON.stringify(event)`, with the event's document given already serialized (as its last member). */
+export function eventJson(event: ListingsIntegrationEvent, documentJson: string): string {
+  const { document: _document, ...rest } = event;
+  const head = JSON.stringify(rest);
+  return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"document":${documentJson}}`;
 }

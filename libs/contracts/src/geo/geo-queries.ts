@@ -12,6 +12,8 @@ export const GEO_SUBJECTS = {
   locationAutocomplete: 'geo.query.location-autocomplete.v1',
   pointsOfInterest: 'geo.query.points-of-interest.v1',
   stationsNear: 'geo.query.stations-near.v1',
+  /** Every station with its location (`LocatedStation[]`), for services that rank stations themselves. */
+  stations: 'geo.query.stations.v1',
 } as const;
 
 export const FACILITY_CATEGORIES = ['kindergarten', 'school', 'restaurant', 'hospital', 'parking'] as const;
@@ -74,3 +76,5 @@ export const pointsOfInterestRequestSchema = z
 export const stationsNearRequestSchema = z
   .object({ lat: latitude, lon: longitude, radiusKm: z.number().positive().max(20).default(1), limit: z.number().int().min(1).max(50).default(5) })
   .strict();
+
+export const stationsRequestSchema = z.object({}).strict();
