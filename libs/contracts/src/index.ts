@@ -12,4 +12,5 @@ export * from './searches';
 export * from './alerts/alert-notifications';
 export * from './alerts/sse-block';
 export * from './util/name-based-uuid';
+export * from './util/intern-string';
 export * from './util/seeded-random';

@@ -46,7 +46,7 @@
  * commune), and inside a bucket in logarithmic surface bins (5 % wide), so a match looks only at
  * the few bins the tolerance can reach instead of scanning properties.
  */
-import { greatCircleMetres, nameBasedUuid } from '@immo/contracts';
+import { greatCircleMetres, internString, nameBasedUuid } from '@immo/contracts';
 import { ADVERT_EVENT_TYPES, type AdvertDomainEvent, type AdvertState } from './advert.events';
 
 export const PROPERTY_ID_NAMESPACE = 'f6fa8427-1f1d-4acf-960c-7805c2521f8d';
@@ -272,8 +272,9 @@ export class PropertyMatcher {
    */
   track(advert: GroupableAdvert & { propertyId: string | null }): void {
     if (advert.propertyId === null) return;
+    const previous = this.members.get(advert.uuid);
     this.remove(advert.uuid);
-    const member = memberOf(advert, advert.propertyId);
+    const member = interned(memberOf(advert, advert.propertyId), previous);
     this.members.set(member.advertId, member);
     let bucket = this.buckets.get(member.bucketKey);
     if (bucket === undefined) {
@@ -392,6 +393,22 @@ function memberOf(advert: GroupableAdvert, propertyId: string): Member {
     surfaceBin: advert.surface !== null ? binOf(advert.surface) : null,
     landBin: advert.landSurface !== null ? binOf(advert.landSurface) : null,
   };
+}
+
+/**
+ * An indexed member's strings, interned (see `internString`): members live as long as their
+ * adverts, so ids are shared with the store's skeletons, and sites, publishers and buckets are
+ * one string each. `previous` (the advert's member before this state) lends those that did not change.
+ */
+function interned(member: Member, previous: Member | undefined): Member {
+  const keep = (value: string, before: string | null | undefined) => (before === value ? before : internString(value));
+  member.advertId = keep(member.advertId, previous?.advertId);
+  member.propertyId = keep(member.propertyId, previous?.propertyId);
+  member.site = keep(member.site, previous?.site);
+  member.publisherName = keep(member.publisherName, previous?.publisherName);
+  member.bucketKey = keep(member.bucketKey, previous?.bucketKey);
+  if (member.energyCategory !== null) member.energyCategory = keep(member.energyCategory, previous?.energyCategory);
+  return member;
 }
 
 /** Bins that can hold a value within tolerance of `value`, whichever side is larger. */

@@ -7,6 +7,7 @@
  * stay as long as the peak number of properties without a renumbering pass. A replaced property
  * keeps its number, so an update that changes a price touches one column cell and no postings.
  */
+import { internString } from '@immo/contracts';
 import { AdvertTable } from './advert-table';
 import { Bitset } from './bitset';
 import { EventTable } from './event-table';
@@ -115,7 +116,7 @@ export class PropertyStore {
       if (!(column instanceof type)) throw new Error(`snapshot column ${name} is missing`);
       this.columns[name as keyof DocColumns] = column;
     }
-    for (const uuid of state.uuids) this.uuids.push(uuid);
+    for (const uuid of state.uuids) this.uuids.push(internString(uuid));
     for (const doc of state.freeDocs) this.freeDocs.push(doc);
     this.nextDoc = state.nextDoc;
     this.uuids.forEach((uuid, doc) => {
@@ -250,7 +251,9 @@ export class PropertyStore {
     };
   }
 
-  private admit(uuid: string): number {
+  private admit(given: string): number {
+    // Interned: the same id is held by the store's skeletons and the grouping index.
+    const uuid = internString(given);
     const doc = this.freeDocs.pop() ?? this.nextDoc++;
     if (doc >= this.columnLength) this.growColumns(doc + 1);
     this.uuids[doc] = uuid;

@@ -15,9 +15,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { Packr } from 'msgpackr';
+import { internString } from '@immo/contracts';
 import type { StoredDocument } from '../document-store.port';
 import { warmPageCache } from './page-cache-warmer';
-import type { Skeleton } from './skeleton';
+import { internedSkeleton, type Skeleton } from './skeleton';
 
 export interface PersistOp {
   collection: string;
@@ -185,7 +186,8 @@ export class LmdbPersistence {
       return this.bodiesOf(collection).count() === 0 ? loaded : null;
     }
     if (!samePaths(meta.paths, paths)) return null;
-    for (const { key, value } of db.values()) loaded.set(key, value);
+    // Interned like the skeletons written later (see `skeletonOf`): one string per id across collections.
+    for (const { key, value } of db.values()) loaded.set(internString(key), internedSkeleton(value));
     return loaded;
   }
 

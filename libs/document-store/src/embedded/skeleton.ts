@@ -5,16 +5,37 @@
  * keeps large collections off the JS heap while equality lookups, revision guards and sorted
  * pages stay in memory.
  */
+import { internString } from '@immo/contracts';
 import type { Filter, SortSpec, StoredDocument } from '../document-store.port';
 import { isPlainObject, splitPath } from '../document-paths';
 
 export type Skeleton = StoredDocument & Record<string, unknown>;
 
-/** Copies the value at each path into a new object of the same shape. */
+/**
+ * Copies the value at each path into a new object of the same shape. Skeletons live as long as
+ * their documents, so their id and string values are interned (see `internString`): the same id
+ * in the skeletons of several collections and their indexes is then one string.
+ */
 export function skeletonOf(doc: StoredDocument, paths: readonly string[]): Skeleton {
-  const skeleton: Record<string, unknown> = { _id: doc._id, revision: doc.revision };
+  const skeleton: Record<string, unknown> = { _id: internString(doc._id), revision: doc.revision };
   for (const path of paths) pick(doc, splitPath(path), 0, skeleton);
   return skeleton as Skeleton;
+}
+
+/** A skeleton decoded from storage, with its id and string values interned as `skeletonOf` does. */
+export function internedSkeleton(skeleton: Skeleton): Skeleton {
+  skeleton._id = internString(skeleton._id);
+  for (const key of Object.keys(skeleton)) if (key !== '_id') skeleton[key] = internedValues(skeleton[key]);
+  return skeleton;
+}
+
+function internedValues(value: unknown): unknown {
+  if (typeof value === 'string') return internString(value);
+  if (Array.isArray(value)) return value.map(internedValues);
+  if (isPlainObject(value)) {
+    for (const key of Object.keys(value)) value[key] = internedValues(value[key]);
+  }
+  return value;
 }
 
 function pick(source: Record<string, unknown> | StoredDocument, parts: readonly string[], depth: number, target: Record<string, unknown>): void {
@@ -26,7 +47,7 @@ function pick(source: Record<string, unknown> | StoredDocument, parts: readonly 
   if (depth === parts.length - 1 || !isPlainObject(value)) {
     // A leaf, or an array on the way (MongoDB paths fan out through arrays): keep it whole, so
     // every way of reading the path sees the same values as on the full document.
-    target[key] = value;
+    target[key] = typeof value === 'string' ? internString(value) : value;
     return;
   }
   const child = isPlainObject(existing) ? existing : {};
