@@ -10,12 +10,14 @@ import { assertStoredDocument } from '../document-validation';
 import { DocumentStoreClosedError, DocumentStoreFailedError, DuplicateKeyError } from '../errors';
 import { type BodyStore, LmdbBodyStore, MemoryBodyStore } from './body-store';
 import { type AppliedWrite, type CollectionHost, EmbeddedDocumentCollection, type Undo } from './embedded-collection';
-import { LmdbPersistence, type PersistOp } from './lmdb-persistence';
+import { LmdbPersistence, type PersistOp, type YieldToEventLoop } from './lmdb-persistence';
 import { type Skeleton, skeletonOf } from './skeleton';
 
 export interface EmbeddedDocumentStoreOptions {
   /** Directory of the LMDB file; without it the store lives in memory only. */
   dataDir?: string;
+  /** Lets the event loop turn while a large commit is encoded (see `YieldToEventLoop`). */
+  yieldToEventLoop?: YieldToEventLoop;
 }
 
 export class EmbeddedDocumentStore implements DocumentStore {
@@ -32,7 +34,7 @@ export class EmbeddedDocumentStore implements DocumentStore {
   };
 
   constructor(options: EmbeddedDocumentStoreOptions = {}) {
-    this.persistence = options.dataDir === undefined ? null : LmdbPersistence.open(options.dataDir);
+    this.persistence = options.dataDir === undefined ? null : LmdbPersistence.open(options.dataDir, options.yieldToEventLoop);
   }
 
   /**

@@ -72,4 +72,26 @@ describe('LmdbPersistence', () => {
       await persistence.close();
     }
   });
+
+  it('lets the event loop turn while a large commit is encoded, and writes commits in the order they were made', async () => {
+    let pauses = 0;
+    const nextTurn = () => {
+      pauses++;
+      return new Promise<void>((resolve) => setImmediate(resolve));
+    };
+    const persistence = LmdbPersistence.open(dataDir, nextTurn);
+    const large = Array.from({ length: 1_000 }, (_, i) => listingLike(i));
+    const firstVersion = { ...listingLike(0), description: 'first' };
+    const secondVersion = { ...listingLike(0), revision: 2, description: 'second' };
+    // The large commit holds the first version of property-0; the small one after it, the second.
+    // Encoded alone, the small one would reach lmdb first and the first version would win.
+    const first = persistence.persist(opsOf([...large.slice(1), firstVersion]), () => []);
+    const second = persistence.persist([{ collection: 'properties', id: 'property-0', doc: secondVersion, skeleton: { _id: 'property-0', revision: 2 } }], () => []);
+    await Promise.all([first, second]);
+
+    expect(pauses).toBeGreaterThanOrEqual(Math.floor(large.length / 64));
+    expect(persistence.read('properties', 'property-0')).toEqual(secondVersion);
+    expect([...persistence.documents('properties')]).toHaveLength(large.length);
+    await persistence.close();
+  });
 });

@@ -5,6 +5,7 @@ import { EventStoreDbEventStore, JetStreamEventStore, type EventStore } from '@i
 import type { ServiceName } from '@immo/contracts';
 import type { ServiceConfig } from '../config/common-config';
 import type { ReadinessCheck } from '../health/readiness';
+import { eventLoopSlice } from '../scheduling/event-loop-slice';
 
 /**
  * The service's event store: a JetStream stream of its own on the embedded runtime
@@ -22,7 +23,7 @@ export async function openEventStore(service: ServiceName, config: ServiceConfig
 /** Read models: the embedded (LMDB) store under DATA_DIR/<service>/read-models, or MongoDB. */
 export function openDocumentStore(service: ServiceName, config: ServiceConfig): DocumentStore {
   if (config.DOCUMENT_STORE === 'mongo') return createDocumentStore({ kind: 'mongo', url: config.MONGO_URL ?? '' });
-  return createDocumentStore({ kind: 'embedded', dataDir: join(config.DATA_DIR, service, 'read-models') });
+  return createDocumentStore({ kind: 'embedded', dataDir: join(config.DATA_DIR, service, 'read-models'), yieldToEventLoop: () => eventLoopSlice.yieldIfDue() });
 }
 
 export function storeReadiness(eventStore: EventStore | null, documentStore: DocumentStore | null): ReadinessCheck[] {
