@@ -212,6 +212,10 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
 
   async findById(id: string): Promise<T | null> {
     this.host.assertOpen();
+    // Skeletons know every id (staged writes included): an unknown id costs no read. In LMDB a
+    // miss still walks the B-tree to a leaf, and at 200,000 properties, with pages not resident,
+    // looking up each new property before founding it took a fifth of listings' ingestion time.
+    if (!this.skeletons.has(id)) return null;
     return (this.bodies.read(id) as T | undefined) ?? null;
   }
 

@@ -405,6 +405,29 @@ describe('embedded document store', () => {
 
     const SPEC: CollectionSpec = { name: 'ads/persisted', indexes: INDEXED.indexes };
 
+    it('answers an id it does not hold without reading storage, and reads the ones it holds, staged or stored', async () => {
+      const store = new EmbeddedDocumentStore({ dataDir });
+      const ads = store.collection<Ad>(SPEC);
+      await ads.bulkUpsert(ADS.slice(0, 3));
+      const reads = jest.spyOn(LmdbPersistence.prototype, 'read');
+      try {
+        expect(await ads.findById('ad-999')).toBeNull();
+        await ads.deleteMany({ _id: 'ad-2' });
+        expect(await ads.findById('ad-2')).toBeNull();
+        expect(reads).not.toHaveBeenCalled();
+
+        expect(await ads.findById('ad-1')).toEqual(ADS[1]);
+        expect(reads).toHaveBeenCalledTimes(1);
+        // Staged in the same commit as it is read back: visible at once.
+        const written = ads.upsert({ ...ad(7), revision: 1 });
+        expect(await ads.findById('ad-7')).toEqual({ ...ad(7), revision: 1 });
+        await written;
+      } finally {
+        reads.mockRestore();
+        await store.close();
+      }
+    });
+
     it('loads back what was committed, Dates included, with working indexes', async () => {
       const first = new EmbeddedDocumentStore({ dataDir });
       const docs = [
