@@ -20,9 +20,9 @@ import { RecordCache, UnitOfWork } from './unit-of-work';
 
 /**
  * A batch commits when it holds this many events... The documents are encoded on the event loop
- * inside the store transaction (~50 µs per property document), so the batch stays small enough
- * for that to take a few tens of milliseconds at most. While a batch commits, the next one is
- * applied; it commits once the one before it has.
+ * before the store's transaction (~50 µs per property document, in slices that let requests in),
+ * so a batch stays small enough for that to take a few tens of milliseconds. While a batch
+ * commits, the next one is applied; it commits once the one before it has.
  */
 const BATCH_EVENTS = 100;
 /** ...or this long after its first event, whichever comes first. */

@@ -15,7 +15,6 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { Packr } from 'msgpackr';
-import { internString } from '@immo/contracts';
 import type { StoredDocument } from '../document-store.port';
 import { warmPageCache } from './page-cache-warmer';
 import { internedSkeleton, type Skeleton } from './skeleton';
@@ -204,8 +203,12 @@ export class LmdbPersistence {
       return this.bodiesOf(collection).count() === 0 ? loaded : null;
     }
     if (!samePaths(meta.paths, paths)) return null;
-    // Interned like the skeletons written later (see `skeletonOf`): one string per id across collections.
-    for (const { key, value } of db.values()) loaded.set(internString(key), internedSkeleton(value));
+    // Interned like the skeletons written later (see `skeletonOf`): one string per id across
+    // collections. A skeleton is stored under its own id, so that id is the key.
+    for (const { value } of db.values()) {
+      const skeleton = internedSkeleton(value);
+      loaded.set(skeleton._id, skeleton);
+    }
     return loaded;
   }
 
