@@ -262,6 +262,25 @@ describe('property grouping', () => {
       // then
       expect(second.propertyId).not.toBe(first.propertyId);
     });
+
+    it('when re-tracked, then its entry is overwritten, not deleted and added again', () => {
+      // given: deleting an entry leaves a deleted slot in V8's hash table, rebuilt whole once they fill it
+      const pipeline = new Ingestion();
+      const first = pipeline.ingest(aSnapshot());
+      const deleted = jest.spyOn(Map.prototype, 'delete');
+
+      // when
+      try {
+        pipeline.matcher.track({ ...first, price: 240_000 });
+        expect(deleted).not.toHaveBeenCalled();
+      } finally {
+        deleted.mockRestore();
+      }
+
+      // then: the index holds the advert once, under its new price
+      expect(pipeline.matcher.size).toBe(1);
+      expect(pipeline.ingest(sameFlatElsewhere()).propertyId).not.toBe(first.propertyId);
+    });
   });
 
   describe('given a large index', () => {

@@ -273,9 +273,13 @@ export class PropertyMatcher {
   track(advert: GroupableAdvert & { propertyId: string | null }): void {
     if (advert.propertyId === null) return;
     const previous = this.members.get(advert.uuid);
-    this.remove(advert.uuid);
     const member = interned(memberOf(advert, advert.propertyId), previous);
+    // Overwritten in place: deleting the entry first left a deleted entry in V8's hash table on
+    // every update, and the table is rebuilt whole once those fill it (see the embedded store's
+    // `reindex`).
     this.members.set(member.advertId, member);
+    if (previous !== undefined && this.replaceInBins(previous, member)) return;
+    if (previous !== undefined) this.unbin(previous);
     let bucket = this.buckets.get(member.bucketKey);
     if (bucket === undefined) {
       bucket = { bySurface: new Map(), byLandSurface: new Map() };
@@ -295,6 +299,24 @@ export class PropertyMatcher {
     const member = this.members.get(advertId);
     if (member === undefined) return;
     this.members.delete(advertId);
+    this.unbin(member);
+  }
+
+  /**
+   * The new version of a member takes its predecessor's place when both fall in the same bins (a
+   * price change, a new crawl): nothing is removed and added again. False when the bins differ.
+   */
+  private replaceInBins(previous: Member, member: Member): boolean {
+    if (previous.bucketKey !== member.bucketKey || previous.surfaceBin !== member.surfaceBin || previous.landBin !== member.landBin) return false;
+    const bucket = this.buckets.get(member.bucketKey);
+    if (bucket === undefined) return false;
+    if (member.surfaceBin !== null) replaceIn(bucket.bySurface, member.surfaceBin, previous, member);
+    if (member.landBin !== null) replaceIn(bucket.byLandSurface, member.landBin, previous, member);
+    return true;
+  }
+
+  /** Takes a member out of its bucket's bins (not out of `members`). */
+  private unbin(member: Member): void {
     const bucket = this.buckets.get(member.bucketKey);
     if (bucket === undefined) return;
     if (member.surfaceBin !== null) removeFrom(bucket.bySurface, member.surfaceBin, member);
@@ -421,6 +443,17 @@ function toleranceBins(value: number, absolute: number, relative: number): [numb
 function pushTo(bins: Map<number, Member[]>, bin: number, member: Member): void {
   const list = bins.get(bin);
   if (list === undefined) bins.set(bin, [member]);
+  else list.push(member);
+}
+
+function replaceIn(bins: Map<number, Member[]>, bin: number, previous: Member, member: Member): void {
+  const list = bins.get(bin);
+  if (list === undefined) {
+    bins.set(bin, [member]);
+    return;
+  }
+  const i = list.indexOf(previous);
+  if (i >= 0) list[i] = member;
   else list.push(member);
 }
 

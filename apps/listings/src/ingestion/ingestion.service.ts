@@ -139,7 +139,8 @@ export class IngestionService {
           const outcome = await this.serializer.run(key, () => this.applySnapshot(item.snapshot, item.advertId));
           results[item.index] = { index: item.index, status: 'accepted', ...outcome, warnings: item.warnings };
           // Appends acknowledged together resume together: keep each run of them short.
-          await eventLoopSlice.yieldIfDue();
+          const due = eventLoopSlice.yieldIfDue();
+          if (due) await due;
         } catch (error) {
           this.logger.error(`snapshot ${item.index} failed: ${String(error)}`);
           results[item.index] = {
@@ -242,14 +243,22 @@ export class IngestionService {
     let current = this.written.get(advertId) ?? (await this.guess(advertId));
     for (let attempt = 1; ; attempt++) {
       // The concurrent appends resume together when their acknowledgements arrive together:
-      // each checks the slice before its share of synchronous work (decide, ids, encoding).
-      await eventLoopSlice.yieldIfDue();
+      // each checks the slice before its share of synchronous work (decide, ids, encoding). It
+      // awaits only a turn it is given: \`await undefined\` would defer its work past the checks of
+      // the others resumed with it, and all of them would pass their check before any worked.
+      const due = eventLoopSlice.yieldIfDue();
+      if (due) await due;
       const events = decideEvents(current);
       if (events.length === 0) return { advertId, propertyId: current.state?.propertyId ?? null, events: [] };
       // `events` is not empty, so folding them always yields a state.
       const next = events.reduce<AdvertState | null>((state, event) => evolve(state, event), current.state) as AdvertState;
       try {
         await this.lagLimit?.admit();
+        // Appends held by the lag limit are released together when a projection commit lands:
+        // each asks for the slice again before its encoding and publish, or hundreds of them ran
+        // in one turn (a 390 ms stall measured at 240,000 adverts).
+        const admitted = eventLoopSlice.yieldIfDue();
+        if (admitted) await admitted;
         const appended = await this.eventStore.append(advertStreamName(advertId), toEventData(advertId, current.revision, events), {
           expectedRevision: current.revision === -1 ? 'no_stream' : current.revision,
         });

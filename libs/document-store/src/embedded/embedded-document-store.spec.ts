@@ -174,6 +174,25 @@ describe('embedded document store', () => {
       await c.clear();
       expect(await c.find({ tags: 'moved' })).toEqual([]);
     });
+
+    it('updates a document in place: it keeps its place in natural order, and no map entry is deleted for it', async () => {
+      const c = store.collection<Ad>({ ...INDEXED, name: 'in-place' });
+      await c.bulkUpsert(ADS.slice(0, 5));
+      // Deleting and re-adding the entry would move the document to the end and leave a deleted
+      // entry in V8's hash table, which is rebuilt whole once such entries fill it.
+      const deleted = jest.spyOn(Map.prototype, 'delete');
+      try {
+        expect(await c.upsert({ ...ad(1), revision: 2, price: 1 })).toBe('updated');
+        expect(deleted).not.toHaveBeenCalled();
+      } finally {
+        deleted.mockRestore();
+      }
+      expect((await c.find({})).map((d) => d._id)).toEqual(['ad-0', 'ad-1', 'ad-2', 'ad-3', 'ad-4']);
+      expect((await c.find({ kind: 'house' })).map((d) => [d._id, d.price])).toEqual([
+        ['ad-1', 1],
+        ['ad-3', 3000],
+      ]);
+    });
   });
 
   describe('unique indexes', () => {
@@ -210,6 +229,31 @@ describe('embedded document store', () => {
       );
       // The refused index is not half-registered: writes still work.
       expect(await c.upsert({ _id: 'c', revision: 1, code: 'same' })).toBe('inserted');
+    });
+
+    it('moves a unique key when a document changes it, and a refused commit puts the old key back', async () => {
+      type Coded = StoredDocument & { code: string };
+      const store = new EmbeddedDocumentStore();
+      const c = store.collection<Coded>({ name: 'moves', indexes: [{ fields: { code: 1 }, unique: true, serves: 'by code' }] });
+      await c.bulkUpsert([
+        { _id: 'a', revision: 1, code: 'x' },
+        { _id: 'b', revision: 1, code: 'y' },
+      ]);
+      await c.upsert({ _id: 'a', revision: 2, code: 'z' });
+      // The old key is free, the new one taken.
+      expect(await c.upsert({ _id: 'c', revision: 1, code: 'x' })).toBe('inserted');
+      await expect(c.upsert({ _id: 'd', revision: 1, code: 'z' })).rejects.toThrow(DuplicateKeyError);
+      // Moving `a` again, then a duplicate of `b` in the same commit: neither applies.
+      await expect(
+        store.commit([
+          { collection: 'moves', upsert: { _id: 'a', revision: 3, code: 'w' } as Coded },
+          { collection: 'moves', upsert: { _id: 'e', revision: 1, code: 'y' } as Coded },
+        ]),
+      ).rejects.toThrow(DuplicateKeyError);
+      expect(await c.find({ _id: 'a' })).toEqual([{ _id: 'a', revision: 2, code: 'z' }]);
+      expect(await c.find({ code: 'z' })).toEqual([{ _id: 'a', revision: 2, code: 'z' }]);
+      await expect(c.upsert({ _id: 'f', revision: 1, code: 'z' })).rejects.toThrow(DuplicateKeyError);
+      expect(await c.upsert({ _id: 'f', revision: 1, code: 'w' })).toBe('inserted');
     });
 
     it('rejects malformed documents before writing anything', async () => {

@@ -53,23 +53,39 @@ export class HashIndex {
   }
 
   add(id: string, doc: unknown): void {
-    for (const key of collectIndexKeys(doc, this.parts)) {
-      let ids = this.entries.get(key);
-      if (!ids) {
-        ids = new Set();
-        this.entries.set(key, ids);
-      }
-      ids.add(id);
-    }
+    for (const key of collectIndexKeys(doc, this.parts)) this.addKey(id, key);
   }
 
   remove(id: string, doc: unknown): void {
-    for (const key of collectIndexKeys(doc, this.parts)) {
-      const ids = this.entries.get(key);
-      if (!ids) continue;
-      ids.delete(id);
-      if (ids.size === 0) this.entries.delete(key);
+    for (const key of collectIndexKeys(doc, this.parts)) this.removeKey(id, key);
+  }
+
+  /**
+   * A document replaced by a new version: only the keys that changed move. Removing and adding
+   * every key on each update would delete and recreate the set of a key that stayed (a new set
+   * per update, and a deleted entry left in the map's hash table).
+   */
+  replace(id: string, before: unknown, after: unknown): void {
+    const previous = collectIndexKeys(before, this.parts);
+    const next = collectIndexKeys(after, this.parts);
+    for (const key of previous) if (!next.has(key)) this.removeKey(id, key);
+    for (const key of next) if (!previous.has(key)) this.addKey(id, key);
+  }
+
+  private addKey(id: string, key: IndexKey): void {
+    let ids = this.entries.get(key);
+    if (!ids) {
+      ids = new Set();
+      this.entries.set(key, ids);
     }
+    ids.add(id);
+  }
+
+  private removeKey(id: string, key: IndexKey): void {
+    const ids = this.entries.get(key);
+    if (!ids) return;
+    ids.delete(id);
+    if (ids.size === 0) this.entries.delete(key);
   }
 
   /** Ids holding any of the keys. The set may be the index's own: read it, never change it. */
@@ -144,6 +160,15 @@ export class UniqueIndex {
     for (const { composite } of this.keysOf(doc)) {
       if (this.owners.get(composite) === id) this.owners.delete(composite);
     }
+  }
+
+  /** A document replaced by a new version: only the keys that changed move (see `HashIndex.replace`). */
+  replace(id: string, before: unknown, after: unknown): void {
+    const next = new Set(this.keysOf(after).map(({ composite }) => composite));
+    for (const { composite } of this.keysOf(before)) {
+      if (!next.has(composite) && this.owners.get(composite) === id) this.owners.delete(composite);
+    }
+    for (const composite of next) this.owners.set(composite, id);
   }
 
   clear(): void {

@@ -13,6 +13,10 @@
  * time, in the order they yielded, while the new slice lasts; the rest wait for the next turn.
  * Resuming them all at once (as one shared promise would) let 64 concurrent appends each run an
  * item in the same turn: 100 to 230 ms without a turn of the loop, measured at 40,000 properties.
+ *
+ * Callers resumed together (by one promise) await the answer only when it is a promise:
+ * `await undefined` still defers the caller to a later microtask, so each of them would pass its
+ * check before any of them had done its work, and all of it would run in one turn.
  */
 export class EventLoopSlice {
   private sliceStartedAt = performance.now();
