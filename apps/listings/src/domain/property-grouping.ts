@@ -43,11 +43,13 @@
  *
  * ## Index
  * `PropertyMatcher` keeps grouped adverts in buckets keyed by (transactionType, propertyType,
- * commune), and inside a bucket in logarithmic surface bins (5 % wide), so a match looks only at
- * the few bins the tolerance can reach instead of scanning properties.
+ * commune), and inside a bucket in ascending order of surface (and of land surface), so a match
+ * looks only at the members whose surface is within tolerance, found by binary search, instead of
+ * scanning properties. Members are stored in columns (`MemberColumns`).
  */
 import { greatCircleMetres, internString, nameBasedUuid } from '@immo/contracts';
 import { ADVERT_EVENT_TYPES, type AdvertDomainEvent, type AdvertState } from './advert.events';
+import { MemberColumns, SortedSlots } from './member-columns';
 
 export const PROPERTY_ID_NAMESPACE = 'f6fa8427-1f1d-4acf-960c-7805c2521f8d';
 
@@ -122,33 +124,65 @@ export function isSameGood(
   t: Readonly<GroupingThresholds> = DEFAULT_GROUPING_THRESHOLDS,
 ): boolean {
   if (bucketKeyOf(a) !== bucketKeyOf(b)) return false;
-  return attributesMatch(a, memberOf(b, ''), t) !== null;
+  return matchScore(a, b, t) !== null;
+}
+
+/** How close `b`'s attributes are to `a`'s (lower is closer), null when they do not match. */
+export function matchScore(a: GroupableAdvert, b: GroupableAdvert, t: Readonly<GroupingThresholds> = DEFAULT_GROUPING_THRESHOLDS): number | null {
+  return attributesMatch(a, attributesOf(b, new MemberAttributes()), t);
+}
+
+/** A member's attributes as the index reads them: NaN for a number the advert does not give. */
+class MemberAttributes {
+  surface = Number.NaN;
+  landSurface = Number.NaN;
+  room = Number.NaN;
+  floor = Number.NaN;
+  price = Number.NaN;
+  lat = Number.NaN;
+  lon = Number.NaN;
+  energyCategory: string | null = null;
+}
+
+const known = (value: number): boolean => !Number.isNaN(value);
+const orNaN = (value: number | null | undefined): number => value ?? Number.NaN;
+
+function attributesOf(advert: GroupableAdvert, into: MemberAttributes): MemberAttributes {
+  into.surface = orNaN(advert.surface);
+  into.landSurface = orNaN(advert.landSurface);
+  into.room = orNaN(advert.room);
+  into.floor = orNaN(advert.floor);
+  into.price = advert.price;
+  into.lat = orNaN(advert.location?.lat);
+  into.lon = orNaN(advert.location?.lon);
+  into.energyCategory = advert.energy?.category ?? null;
+  return into;
 }
 
 /** Closeness score when the attributes match (lower is closer), null otherwise. */
 function attributesMatch(
   a: Pick<GroupableAdvert, 'surface' | 'landSurface' | 'room' | 'floor' | 'energy' | 'price' | 'location'>,
-  b: Member,
+  b: MemberAttributes,
   t: Readonly<GroupingThresholds>,
 ): number | null {
   let score = 0;
-  const bothSurfaces = a.surface !== null && b.surface !== null;
-  const bothLand = a.landSurface !== null && b.landSurface !== null;
+  const bothSurfaces = a.surface !== null && known(b.surface);
+  const bothLand = a.landSurface !== null && known(b.landSurface);
   if (!bothSurfaces && !bothLand) return null;
-  if (a.surface !== null && b.surface !== null) {
+  if (a.surface !== null && known(b.surface)) {
     const gap = Math.abs(a.surface - b.surface);
     const larger = Math.max(a.surface, b.surface);
     if (gap > Math.max(t.surfaceAbsolute, t.surfaceRelative * larger)) return null;
     score += gap / larger;
   }
-  if (a.landSurface !== null && b.landSurface !== null) {
+  if (a.landSurface !== null && known(b.landSurface)) {
     const gap = Math.abs(a.landSurface - b.landSurface);
     const larger = Math.max(a.landSurface, b.landSurface);
     if (gap > Math.max(t.landSurfaceAbsolute, t.landSurfaceRelative * larger)) return null;
     if (!bothSurfaces) score += gap / larger;
   }
-  if (a.room !== null && b.room !== null && a.room !== b.room) return null;
-  if (a.floor !== null && b.floor !== null && a.floor !== b.floor) return null;
+  if (a.room !== null && known(b.room) && a.room !== b.room) return null;
+  if (a.floor !== null && known(b.floor) && a.floor !== b.floor) return null;
   if (a.energy !== null && b.energyCategory !== null && a.energy.category !== b.energyCategory) return null;
 
   const priceGap = Math.abs(a.price - b.price);
@@ -156,7 +190,7 @@ function attributesMatch(
   if (priceGap > t.priceRelative * largerPrice) return null;
   score += priceGap / largerPrice;
 
-  if (a.location !== null && b.lat !== null && b.lon !== null) {
+  if (a.location !== null && known(b.lat) && known(b.lon)) {
     const d = distanceMeters(a.location.lat, a.location.lon, b.lat, b.lon);
     if (d > t.maxDistanceMeters) return null;
     score += d / t.maxDistanceMeters;
@@ -173,37 +207,20 @@ export function distanceMeters(lat1: number, lon1: number, lat2: number, lon2: n
 // index
 // ---------------------------------------------------------------------------------------------
 
-/** Flat copy of what matching reads, so the index does not retain whole advert states. */
-interface Member {
-  advertId: string;
-  propertyId: string;
-  site: string;
-  publisherName: string;
-  surface: number | null;
-  landSurface: number | null;
-  room: number | null;
-  floor: number | null;
-  energyCategory: string | null;
-  price: number;
-  lat: number | null;
-  lon: number | null;
-  expired: boolean;
-  expiredAt: string | null;
-  bucketKey: string;
-  surfaceBin: number | null;
-  landBin: number | null;
-}
-
+/**
+ * A bucket's members in two orders: by living surface (those that give one) and by land surface
+ * (those that give one), as slots of `MemberColumns`.
+ */
 interface Bucket {
-  bySurface: Map<number, Member[]>;
-  byLandSurface: Map<number, Member[]>;
+  bySurface: number[];
+  byLandSurface: number[];
 }
 
-const LOG_BIN = Math.log(1.05);
-
-function binOf(value: number): number {
-  return Math.floor(Math.log(value) / LOG_BIN);
-}
+/**
+ * Tolerance ranges are widened by this factor on each side before the binary search, so that
+ * rounding in the bounds never leaves out a member the exact rule (`attributesMatch`) accepts.
+ */
+const RANGE_SLACK = 1e-9;
 
 export interface PropertyMatch {
   propertyId: string;
@@ -213,17 +230,21 @@ export interface PropertyMatch {
 
 export class PropertyMatcher {
   private readonly buckets = new Map<string, Bucket>();
-  private readonly members = new Map<string, Member>();
+  private readonly columns = new MemberColumns();
+  private readonly bySurface = new SortedSlots(() => this.columns.numbers.surface);
+  private readonly byLandSurface = new SortedSlots(() => this.columns.numbers.landSurface);
+  /** The candidate being compared, filled from the columns (one object, reused). */
+  private readonly candidate = new MemberAttributes();
   private scanned = 0;
   // Running best of the current `match`, kept on the instance to avoid a closure per call.
-  private best: Member | null = null;
+  private best = -1;
   private bestScore = Infinity;
 
   constructor(private readonly thresholds: Readonly<GroupingThresholds> = DEFAULT_GROUPING_THRESHOLDS) {}
 
   /** Grouped adverts currently indexed. */
   get size(): number {
-    return this.members.size;
+    return this.columns.size;
   }
 
   /** Members examined by the last `match` call; for metrics on bucket sizes. */
@@ -232,7 +253,8 @@ export class PropertyMatcher {
   }
 
   propertyOf(advertId: string): string | undefined {
-    return this.members.get(advertId)?.propertyId;
+    const slot = this.columns.slotOf(advertId);
+    return slot === undefined ? undefined : this.columns.propertyId[slot];
   }
 
   /**
@@ -241,132 +263,152 @@ export class PropertyMatcher {
    */
   match(advert: GroupableAdvert): PropertyMatch {
     this.scanned = 0;
-    this.best = null;
+    this.best = -1;
     this.bestScore = Infinity;
     const bucket = this.buckets.get(bucketKeyOf(advert));
     if (bucket !== undefined) {
       const cutoff = expiryCutoff(advert.lastCrawledAt, this.thresholds.expiredRetentionDays);
       const t = this.thresholds;
       if (advert.surface !== null) {
-        const [lo, hi] = toleranceBins(advert.surface, t.surfaceAbsolute, t.surfaceRelative);
-        this.scanBins(bucket.bySurface, lo, hi, advert, cutoff, false);
+        this.scanRange(this.bySurface, bucket.bySurface, toleranceRange(advert.surface, t.surfaceAbsolute, t.surfaceRelative), advert, cutoff, false);
         if (advert.landSurface !== null) {
-          const [llo, lhi] = toleranceBins(advert.landSurface, t.landSurfaceAbsolute, t.landSurfaceRelative);
-          // Members with a surface were already examined through their surface bin.
-          this.scanBins(bucket.byLandSurface, llo, lhi, advert, cutoff, true);
+          // Members with a surface were already examined through the surface order.
+          this.scanRange(this.byLandSurface, bucket.byLandSurface, toleranceRange(advert.landSurface, t.landSurfaceAbsolute, t.landSurfaceRelative), advert, cutoff, true);
         }
       } else if (advert.landSurface !== null) {
-        const [llo, lhi] = toleranceBins(advert.landSurface, t.landSurfaceAbsolute, t.landSurfaceRelative);
-        this.scanBins(bucket.byLandSurface, llo, lhi, advert, cutoff, false);
+        this.scanRange(this.byLandSurface, bucket.byLandSurface, toleranceRange(advert.landSurface, t.landSurfaceAbsolute, t.landSurfaceRelative), advert, cutoff, false);
       }
     }
-    const found = this.takeBest();
-    if (found === null) return { propertyId: propertyIdFor(advert.uuid), matchedAdvertId: null };
-    return { propertyId: found.propertyId, matchedAdvertId: found.advertId };
+    const found = this.best;
+    this.best = -1;
+    if (found < 0) return { propertyId: propertyIdFor(advert.uuid), matchedAdvertId: null };
+    return { propertyId: this.columns.propertyId[found] as string, matchedAdvertId: this.columns.advertId[found] as string };
   }
 
   /**
    * Indexes (or re-indexes) an advert under its current attributes. Call it with every new state
    * of a grouped advert (price, surface, expiry...) and when rebuilding the index at start-up.
-   * Adverts without a property are ignored.
+   * Adverts without a property are ignored. An advert keeps its slot: its columns are
+   * overwritten, and it moves in its bucket's orders only when a surface or the bucket changed.
    */
   track(advert: GroupableAdvert & { propertyId: string | null }): void {
     if (advert.propertyId === null) return;
-    const previous = this.members.get(advert.uuid);
-    const member = interned(memberOf(advert, advert.propertyId), previous);
-    // Overwritten in place: deleting the entry first left a deleted entry in V8's hash table on
-    // every update, and the table is rebuilt whole once those fill it (see the embedded store's
-    // `reindex`).
-    this.members.set(member.advertId, member);
-    if (previous !== undefined && this.replaceInBins(previous, member)) return;
-    if (previous !== undefined) this.unbin(previous);
-    let bucket = this.buckets.get(member.bucketKey);
-    if (bucket === undefined) {
-      bucket = { bySurface: new Map(), byLandSurface: new Map() };
-      this.buckets.set(member.bucketKey, bucket);
-    }
-    if (member.surfaceBin !== null) pushTo(bucket.bySurface, member.surfaceBin, member);
-    if (member.landBin !== null) pushTo(bucket.byLandSurface, member.landBin, member);
+    const columns = this.columns;
+    const known = columns.slotOf(advert.uuid);
+    const slot = known ?? columns.slotFor(advert.uuid);
+    const bucketKey = bucketKeyOf(advert);
+    const surface = orNaN(advert.surface);
+    const landSurface = orNaN(advert.landSurface);
+    const stays =
+      known !== undefined &&
+      columns.bucketKey[slot] === bucketKey &&
+      Object.is(columns.numbers.surface[slot], surface) &&
+      Object.is(columns.numbers.landSurface[slot], landSurface);
+    if (known !== undefined && !stays) this.unfile(slot);
+    // Strings are interned (see `internString`): members live as long as their adverts, so ids
+    // are shared with the store's skeletons, and sites, publishers and buckets are one string
+    // each. The slot's current values lend those that did not change.
+    const keep = (value: string, before: string | null | undefined) => (before === value ? before : internString(value));
+    const energy = advert.energy?.category ?? null;
+    columns.write(
+      slot,
+      {
+        surface,
+        landSurface,
+        room: orNaN(advert.room),
+        floor: orNaN(advert.floor),
+        price: advert.price,
+        lat: orNaN(advert.location?.lat),
+        lon: orNaN(advert.location?.lon),
+      },
+      advert.expired,
+      {
+        advertId: keep(advert.uuid, columns.advertId[slot]),
+        propertyId: keep(advert.propertyId, columns.propertyId[slot]),
+        site: keep(advert.site, columns.site[slot]),
+        publisherName: keep(advert.publisher.name, columns.publisherName[slot]),
+        energyCategory: energy === null ? null : keep(energy, columns.energyCategory[slot]),
+        expiredAt: advert.expiredAt,
+        bucketKey: keep(bucketKey, columns.bucketKey[slot]),
+      },
+    );
+    if (!stays) this.file(slot);
   }
 
   /** Forgets every advert (before a read-model rebuild replays them). */
   clear(): void {
-    this.members.clear();
+    this.columns.clear();
     this.buckets.clear();
   }
 
   remove(advertId: string): void {
-    const member = this.members.get(advertId);
-    if (member === undefined) return;
-    this.members.delete(advertId);
-    this.unbin(member);
+    const slot = this.columns.slotOf(advertId);
+    if (slot === undefined) return;
+    this.unfile(slot);
+    this.columns.release(advertId);
   }
 
-  /**
-   * The new version of a member takes its predecessor's place when both fall in the same bins (a
-   * price change, a new crawl): nothing is removed and added again. False when the bins differ.
-   */
-  private replaceInBins(previous: Member, member: Member): boolean {
-    if (previous.bucketKey !== member.bucketKey || previous.surfaceBin !== member.surfaceBin || previous.landBin !== member.landBin) return false;
-    const bucket = this.buckets.get(member.bucketKey);
-    if (bucket === undefined) return false;
-    if (member.surfaceBin !== null) replaceIn(bucket.bySurface, member.surfaceBin, previous, member);
-    if (member.landBin !== null) replaceIn(bucket.byLandSurface, member.landBin, previous, member);
-    return true;
+  /** Files a slot in its bucket's orders, by its current column values. */
+  private file(slot: number): void {
+    const key = this.columns.bucketKey[slot] as string;
+    let bucket = this.buckets.get(key);
+    if (bucket === undefined) {
+      bucket = { bySurface: [], byLandSurface: [] };
+      this.buckets.set(key, bucket);
+    }
+    const surface = this.columns.numbers.surface[slot] as number;
+    const landSurface = this.columns.numbers.landSurface[slot] as number;
+    if (known(surface)) this.bySurface.insert(bucket.bySurface, slot, surface);
+    if (known(landSurface)) this.byLandSurface.insert(bucket.byLandSurface, slot, landSurface);
   }
 
-  /** Takes a member out of its bucket's bins (not out of `members`). */
-  private unbin(member: Member): void {
-    const bucket = this.buckets.get(member.bucketKey);
+  /** Takes a slot out of its bucket's orders, by its current column values (before they change). */
+  private unfile(slot: number): void {
+    const key = this.columns.bucketKey[slot] as string;
+    const bucket = this.buckets.get(key);
     if (bucket === undefined) return;
-    if (member.surfaceBin !== null) removeFrom(bucket.bySurface, member.surfaceBin, member);
-    if (member.landBin !== null) removeFrom(bucket.byLandSurface, member.landBin, member);
-    if (bucket.bySurface.size === 0 && bucket.byLandSurface.size === 0) this.buckets.delete(member.bucketKey);
+    const surface = this.columns.numbers.surface[slot] as number;
+    const landSurface = this.columns.numbers.landSurface[slot] as number;
+    if (known(surface)) this.bySurface.remove(bucket.bySurface, slot, surface);
+    if (known(landSurface)) this.byLandSurface.remove(bucket.byLandSurface, slot, landSurface);
+    if (bucket.bySurface.length === 0 && bucket.byLandSurface.length === 0) this.buckets.delete(key);
   }
 
-  private takeBest(): Member | null {
-    const best = this.best;
-    this.best = null;
-    return best;
-  }
-
-  private scanBins(
-    bins: Map<number, Member[]>,
-    lo: number,
-    hi: number,
-    advert: GroupableAdvert,
-    cutoff: string,
-    onlyWithoutSurface: boolean,
-  ): void {
-    // A handful of bins is in range for usual tolerances, but a tiny value makes the lower bound
-    // unbounded: walk the bucket's bins instead when there are fewer of them than in the range.
-    if (hi - lo > bins.size) {
-      for (const [bin, list] of bins) {
-        if (bin >= lo && bin <= hi) this.considerAll(list, advert, cutoff, onlyWithoutSurface);
-      }
-      return;
-    }
-    for (let bin = lo; bin <= hi; bin++) {
-      const list = bins.get(bin);
-      if (list !== undefined) this.considerAll(list, advert, cutoff, onlyWithoutSurface);
-    }
-  }
-
-  private considerAll(list: Member[], advert: GroupableAdvert, cutoff: string, onlyWithoutSurface: boolean): void {
-    for (const m of list) {
-      if (onlyWithoutSurface && m.surface !== null) continue;
+  private scanRange(order: SortedSlots, list: readonly number[], [lo, hi]: [number, number], advert: GroupableAdvert, cutoff: string, onlyWithoutSurface: boolean): void {
+    const columns = this.columns;
+    const values = order === this.bySurface ? columns.numbers.surface : columns.numbers.landSurface;
+    for (let i = order.lowerBound(list, lo); i < list.length; i++) {
+      const slot = list[i] as number;
+      if ((values[slot] as number) > hi) break;
+      if (onlyWithoutSurface && known(columns.numbers.surface[slot] as number)) continue;
       this.scanned++;
-      if (m.advertId === advert.uuid) continue;
-      if (!m.expired && m.site === advert.site && m.publisherName === advert.publisher.name) continue;
-      if (m.expired && m.expiredAt !== null && m.expiredAt < cutoff) continue;
-      const score = attributesMatch(advert, m, this.thresholds);
+      if (columns.advertId[slot] === advert.uuid) continue;
+      const expired = columns.isExpired(slot);
+      if (!expired && columns.site[slot] === advert.site && columns.publisherName[slot] === advert.publisher.name) continue;
+      const expiredAt = columns.expiredAt[slot];
+      if (expired && expiredAt !== null && expiredAt !== undefined && expiredAt < cutoff) continue;
+      const score = attributesMatch(advert, this.fillCandidate(slot), this.thresholds);
       if (score === null) continue;
       const best = this.best;
-      if (best === null || score < this.bestScore || (score === this.bestScore && m.propertyId < best.propertyId)) {
-        this.best = m;
+      if (best < 0 || score < this.bestScore || (score === this.bestScore && (columns.propertyId[slot] as string) < (columns.propertyId[best] as string))) {
+        this.best = slot;
         this.bestScore = score;
       }
     }
+  }
+
+  private fillCandidate(slot: number): MemberAttributes {
+    const { numbers, energyCategory } = this.columns;
+    const candidate = this.candidate;
+    candidate.surface = numbers.surface[slot] as number;
+    candidate.landSurface = numbers.landSurface[slot] as number;
+    candidate.room = numbers.room[slot] as number;
+    candidate.floor = numbers.floor[slot] as number;
+    candidate.price = numbers.price[slot] as number;
+    candidate.lat = numbers.lat[slot] as number;
+    candidate.lon = numbers.lon[slot] as number;
+    candidate.energyCategory = energyCategory[slot] ?? null;
+    return candidate;
   }
 }
 
@@ -395,76 +437,9 @@ function expiryCutoff(at: string, days: number): string {
   return new Date(Date.parse(at) - days * 86_400_000).toISOString().slice(0, 19) + '+00:00';
 }
 
-function memberOf(advert: GroupableAdvert, propertyId: string): Member {
-  return {
-    advertId: advert.uuid,
-    propertyId,
-    site: advert.site,
-    publisherName: advert.publisher.name,
-    surface: advert.surface,
-    landSurface: advert.landSurface,
-    room: advert.room,
-    floor: advert.floor,
-    energyCategory: advert.energy?.category ?? null,
-    price: advert.price,
-    lat: advert.location?.lat ?? null,
-    lon: advert.location?.lon ?? null,
-    expired: advert.expired,
-    expiredAt: advert.expiredAt,
-    bucketKey: bucketKeyOf(advert),
-    surfaceBin: advert.surface !== null ? binOf(advert.surface) : null,
-    landBin: advert.landSurface !== null ? binOf(advert.landSurface) : null,
-  };
-}
-
-/**
- * An indexed member's strings, interned (see `internString`): members live as long as their
- * adverts, so ids are shared with the store's skeletons, and sites, publishers and buckets are
- * one string each. `previous` (the advert's member before this state) lends those that did not change.
- */
-function interned(member: Member, previous: Member | undefined): Member {
-  const keep = (value: string, before: string | null | undefined) => (before === value ? before : internString(value));
-  member.advertId = keep(member.advertId, previous?.advertId);
-  member.propertyId = keep(member.propertyId, previous?.propertyId);
-  member.site = keep(member.site, previous?.site);
-  member.publisherName = keep(member.publisherName, previous?.publisherName);
-  member.bucketKey = keep(member.bucketKey, previous?.bucketKey);
-  if (member.energyCategory !== null) member.energyCategory = keep(member.energyCategory, previous?.energyCategory);
-  return member;
-}
-
-/** Bins that can hold a value within tolerance of `value`, whichever side is larger. */
-function toleranceBins(value: number, absolute: number, relative: number): [number, number] {
+/** Values within tolerance of `value`, whichever side is larger (see `attributesMatch`), widened by `RANGE_SLACK`. */
+function toleranceRange(value: number, absolute: number, relative: number): [number, number] {
   const lo = Math.min(value - absolute, value * (1 - relative));
   const hi = Math.max(value + absolute, value / (1 - relative));
-  return [lo > 0 ? binOf(lo) : Number.MIN_SAFE_INTEGER, binOf(hi)];
-}
-
-function pushTo(bins: Map<number, Member[]>, bin: number, member: Member): void {
-  const list = bins.get(bin);
-  if (list === undefined) bins.set(bin, [member]);
-  else list.push(member);
-}
-
-function replaceIn(bins: Map<number, Member[]>, bin: number, previous: Member, member: Member): void {
-  const list = bins.get(bin);
-  if (list === undefined) {
-    bins.set(bin, [member]);
-    return;
-  }
-  const i = list.indexOf(previous);
-  if (i >= 0) list[i] = member;
-  else list.push(member);
-}
-
-function removeFrom(bins: Map<number, Member[]>, bin: number, member: Member): void {
-  const list = bins.get(bin);
-  if (list === undefined) return;
-  const i = list.indexOf(member);
-  if (i >= 0) {
-    // Order inside a bin is irrelevant (ties break on property id), so swap-remove in O(1).
-    const last = list.pop();
-    if (last !== undefined && last !== member) list[i] = last;
-  }
-  if (list.length === 0) bins.delete(bin);
+  return [lo - Math.abs(lo) * RANGE_SLACK, hi + Math.abs(hi) * RANGE_SLACK];
 }

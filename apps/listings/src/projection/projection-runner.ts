@@ -55,7 +55,13 @@ export class ProjectionRunner {
   private subscription: AllSubscription | null = null;
   private loop: Promise<void> | null = null;
   private uow: UnitOfWork;
-  private readonly cache = new RecordCache(5_000, new Set([ADVERTS_COLLECTION.name, PROPERTIES_COLLECTION.name]));
+  /**
+   * 2,000 of each: a few seconds of ingestion. Each cached document is a tree of objects the
+   * collector walks on every full collection (5,000 of each were half a million objects, a sixth
+   * of listings' heap at 100,000 properties), and the read-ahead already fetches a batch's
+   * records from the store together.
+   */
+  private readonly cache = new RecordCache(2_000, new Set([ADVERTS_COLLECTION.name, PROPERTIES_COLLECTION.name]));
   private outboxWritten = false;
   private commitTimer: NodeJS.Timeout | null = null;
   /** Work on the unit of work runs one piece at a time (events, timed commits). */

@@ -44,8 +44,16 @@ export function collectIndexKeys(doc: unknown, parts: readonly string[]): Set<In
   return keys;
 }
 
+/**
+ * The documents holding one key: the id itself while there is one (the common case of an index
+ * on a reference, such as an advert's property), a set from the second on. A set per key cost
+ * two objects and a hash table each: at 100,000 properties, 15 MB and 200,000 objects the
+ * collector walked on every full collection.
+ */
+type Holders = string | Set<string>;
+
 export class HashIndex {
-  private readonly entries = new Map<IndexKey, Set<string>>();
+  private readonly entries = new Map<IndexKey, Holders>();
   private readonly parts: readonly string[];
 
   constructor(readonly path: string) {
@@ -73,27 +81,31 @@ export class HashIndex {
   }
 
   private addKey(id: string, key: IndexKey): void {
-    let ids = this.entries.get(key);
-    if (!ids) {
-      ids = new Set();
-      this.entries.set(key, ids);
-    }
-    ids.add(id);
+    const holders = this.entries.get(key);
+    if (holders === undefined) this.entries.set(key, id);
+    else if (typeof holders !== 'string') holders.add(id);
+    else if (holders !== id) this.entries.set(key, new Set([holders, id]));
   }
 
   private removeKey(id: string, key: IndexKey): void {
-    const ids = this.entries.get(key);
-    if (!ids) return;
-    ids.delete(id);
-    if (ids.size === 0) this.entries.delete(key);
+    const holders = this.entries.get(key);
+    if (holders === undefined) return;
+    if (typeof holders === 'string') {
+      if (holders === id) this.entries.delete(key);
+      return;
+    }
+    holders.delete(id);
+    // Back to the single id (an overwrite: the entry stays where it is).
+    if (holders.size === 1) this.entries.set(key, holders.values().next().value as string);
+    else if (holders.size === 0) this.entries.delete(key);
   }
 
   /** Ids holding any of the keys. The set may be the index's own: read it, never change it. */
   lookup(keys: readonly IndexKey[]): ReadonlySet<string> {
-    if (keys.length === 1) return this.entries.get(keys[0] as IndexKey) ?? EMPTY;
+    if (keys.length === 1) return asSet(this.entries.get(keys[0] as IndexKey));
     const union = new Set<string>();
     for (const key of keys) {
-      for (const id of this.entries.get(key) ?? EMPTY) union.add(id);
+      for (const id of asSet(this.entries.get(key))) union.add(id);
     }
     return union;
   }
@@ -104,6 +116,11 @@ export class HashIndex {
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+
+function asSet(holders: Holders | undefined): ReadonlySet<string> {
+  if (holders === undefined) return EMPTY;
+  return typeof holders === 'string' ? new Set([holders]) : holders;
+}
 
 function taggedKey(key: IndexKey): string {
   if (key === null) return 'z';
