@@ -26,6 +26,7 @@ import { HashIndex, UniqueIndex } from './hash-index';
 import type { PersistOp } from './lmdb-persistence';
 import { MINGO_OPTIONS } from './mingo-context';
 import { type Skeleton, filterPaths, pathsCovered, projectSkeleton, skeletonOf, sortPaths } from './skeleton';
+import { type SkeletonTable, skeletonTableFor } from './skeleton-table';
 
 /** Counters that show whether queries were answered from an index or by a full scan. */
 export interface QueryStats {
@@ -78,7 +79,7 @@ function emptyStats(): QueryStats {
 
 export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocument> implements DocumentCollection<T> {
   readonly name: string;
-  private readonly skeletons: Map<string, Skeleton>;
+  private skeletons: SkeletonTable;
   /** Declared index paths: what skeletons hold, sorted so that stored skeletons can be compared. */
   private paths: string[] = [];
   private readonly hashPaths = new Set<string>();
@@ -99,7 +100,7 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
   ) {
     this.name = spec.name;
     this.paths = pathsOf(spec.indexes);
-    this.skeletons = loadSkeletons(this.paths);
+    this.skeletons = skeletonTableFor(this.paths, loadSkeletons(this.paths));
     this.reloadSkeletons = loadSkeletons;
     this.declareIndexes(spec.indexes);
   }
@@ -119,9 +120,7 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
     const paths = [...new Set([...this.paths, ...pathsOf(indexes)])].sort();
     if (paths.length !== this.paths.length) {
       this.paths = paths;
-      const rebuilt = this.reloadSkeletons(paths);
-      this.skeletons.clear();
-      for (const [id, skeleton] of rebuilt) this.skeletons.set(id, skeleton);
+      this.skeletons = skeletonTableFor(paths, this.reloadSkeletons(paths));
       this.hashIndexes.clear();
     }
     for (const spec of indexes) {
@@ -133,7 +132,7 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
       const indexPaths = fields.map(([path]) => path);
       if (spec.unique && !this.uniqueIndexes.has(name) && !(indexPaths.length === 1 && indexPaths[0] === '_id')) {
         const unique = new UniqueIndex(name, indexPaths);
-        for (const [id, skeleton] of this.skeletons) {
+        for (const [id, skeleton] of this.skeletons.entries()) {
           const conflict = unique.conflict(id, skeleton);
           if (conflict) throw new DuplicateKeyError(this.name, name, conflict.key, id);
           unique.add(id, skeleton);
@@ -395,7 +394,7 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
     let index = this.hashIndexes.get(path);
     if (!index) {
       index = new HashIndex(path);
-      for (const [id, skeleton] of this.skeletons) index.add(id, skeleton);
+      for (const [id, skeleton] of this.skeletons.entries()) index.add(id, skeleton);
       this.hashIndexes.set(path, index);
     }
     return index;
