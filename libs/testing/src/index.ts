@@ -5,3 +5,4 @@ export * from './http-client';
 export * from './webhook-receiver';
 export * from './http-load';
 export * from './processes-idle';
+export * from './event-loop-turns';

@@ -1,5 +1,6 @@
 import type { City } from '@immo/contracts';
 import type { AppendResult, EventData, EventStore } from '@immo/event-store';
+import { busyFor, longestTurnGapWhile } from '@immo/testing';
 import { PropertyMatcher } from '../domain';
 import { aSnapshot } from '../domain/snapshot.fixture';
 import type { GeoLookup } from '../geo/geo-directory.client';
@@ -9,33 +10,6 @@ import type { ProjectionLagLimit } from './projection-lag-limit';
 /** What encoding and publishing one commit costs the caller, synchronously. */
 const APPEND_COST_MS = 1;
 const SNAPSHOTS = 64;
-
-function busyFor(ms: number): void {
-  const until = performance.now() + ms;
-  while (performance.now() < until) {
-    // The append's synchronous share: event ids, JSON, the publish call.
-  }
-}
-
-/** The longest the event loop went without a turn while `work` ran, measured by a chain of immediates. */
-async function longestTurnGapWhile(work: () => Promise<unknown>): Promise<number> {
-  let longest = 0;
-  let last = performance.now();
-  let running = true;
-  const tick = () => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-    if (running) setImmediate(tick);
-  };
-  setImmediate(tick);
-  try {
-    await work();
-  } finally {
-    running = false;
-  }
-  return longest;
-}
 
 const geo: GeoLookup = {
   async cityByInsee(insee) {

@@ -1,37 +1,11 @@
 import { EmbeddedDocumentStore } from '@immo/document-store';
+import { busyFor, longestTurnGapWhile } from '@immo/testing';
 import { OutboxRelay, outboxId, type OutboxRecord } from './outbox-relay';
 
 const OUTBOX = { name: 'slicing_outbox', indexes: [] };
 const DEAD_LETTERS = { name: 'slicing_outbox_dead_letters', indexes: [] };
 const RECORDS = 80;
 const PUBLISH_COST_MS = 1;
-
-function busyFor(ms: number): void {
-  const until = performance.now() + ms;
-  while (performance.now() < until) {
-    // What encoding and writing a message of several KB costs the caller.
-  }
-}
-
-/** The longest the event loop went without a turn while `work` ran, measured by a chain of immediates. */
-async function longestTurnGapWhile(work: () => Promise<unknown>): Promise<number> {
-  let longest = 0;
-  let last = performance.now();
-  let running = true;
-  const tick = () => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-    if (running) setImmediate(tick);
-  };
-  setImmediate(tick);
-  try {
-    await work();
-  } finally {
-    running = false;
-  }
-  return longest;
-}
 
 describe('OutboxRelay on the event loop', () => {
   it('gives the event loop its turns while publishing a page, and still publishes in outbox order', async () => {
