@@ -55,10 +55,8 @@ export class MemberColumns {
     return this.expiredFlags[slot] === 1;
   }
 
-  /** The advert's slot: its own when it has one, otherwise a free or new one. */
-  slotFor(advertId: string): number {
-    const known = this.slots.get(advertId);
-    if (known !== undefined) return known;
+  /** A free or new slot for an advert that has none (see `slotOf`). */
+  allocate(advertId: string): number {
     const slot = this.freeSlots.pop() ?? this.nextSlot++;
     if (slot >= this.expiredFlags.length) this.grow();
     this.slots.set(advertId, slot);
@@ -122,26 +120,22 @@ export class MemberColumns {
  * length.
  */
 export class SortedSlots {
-  constructor(private readonly values: () => Float64Array) {}
+  /** The column the slots are ordered by (read again on each use: columns are replaced as they grow). */
+  constructor(readonly values: () => Float64Array) {}
 
   insert(list: number[], slot: number, value: number): void {
     list.splice(this.lowerBound(list, value), 0, slot);
   }
 
-  /** Removes `slot`, filed under `value` (its value when it was inserted). */
-  remove(list: number[], slot: number, value: number): boolean {
+  /** Removes `slot`, filed under `value`: its column value, which must not have changed since it was inserted. */
+  remove(list: number[], slot: number, value: number): void {
     const values = this.values();
     for (let i = this.lowerBound(list, value); i < list.length && values[list[i] as number] === value; i++) {
       if (list[i] === slot) {
         list.splice(i, 1);
-        return true;
+        return;
       }
     }
-    // Not where its value says (it was changed without moving): look everywhere.
-    const i = list.indexOf(slot);
-    if (i < 0) return false;
-    list.splice(i, 1);
-    return true;
   }
 
   /** Index of the first slot whose value is at least `value`. */

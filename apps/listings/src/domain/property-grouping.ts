@@ -295,7 +295,7 @@ export class PropertyMatcher {
     if (advert.propertyId === null) return;
     const columns = this.columns;
     const known = columns.slotOf(advert.uuid);
-    const slot = known ?? columns.slotFor(advert.uuid);
+    const slot = known ?? columns.allocate(advert.uuid);
     const bucketKey = bucketKeyOf(advert);
     const surface = orNaN(advert.surface);
     const landSurface = orNaN(advert.landSurface);
@@ -376,7 +376,7 @@ export class PropertyMatcher {
 
   private scanRange(order: SortedSlots, list: readonly number[], [lo, hi]: [number, number], advert: GroupableAdvert, cutoff: string, onlyWithoutSurface: boolean): void {
     const columns = this.columns;
-    const values = order === this.bySurface ? columns.numbers.surface : columns.numbers.landSurface;
+    const values = order.values();
     for (let i = order.lowerBound(list, lo); i < list.length; i++) {
       const slot = list[i] as number;
       if ((values[slot] as number) > hi) break;

@@ -31,6 +31,8 @@ export interface OutboxCollections {
 }
 
 const PAGE = 500;
+const RETRY_MIN_MS = 100;
+const RETRY_MAX_MS = 5000;
 
 /** The outcome of a publish, observed at once (a rejection is never left unhandled while the loop yields). */
 function settle(publishing: Promise<void>): Promise<PromiseSettledResult<void>> {
@@ -39,8 +41,6 @@ function settle(publishing: Promise<void>): Promise<PromiseSettledResult<void>> 
     (reason: unknown): PromiseRejectedResult => ({ status: 'rejected', reason }),
   );
 }
-const RETRY_MIN_MS = 100;
-const RETRY_MAX_MS = 5000;
 
 /**
  * A publish that can never succeed, whatever the retries: the message is over the broker's
