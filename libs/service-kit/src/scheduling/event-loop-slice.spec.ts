@@ -1,3 +1,4 @@
+import { busyFor, LoopTurns, mostItemsInOneTurn } from '@immo/testing';
 import { EventLoopSlice } from './event-loop-slice';
 
 describe('EventLoopSlice', () => {
@@ -39,34 +40,22 @@ describe('EventLoopSlice', () => {
 
   it('resumes the loops that yielded a few at a time: many concurrent loops do not all run an item in the same turn', async () => {
     const slice = new EventLoopSlice(10);
-    // A counter of event-loop turns: a timer re-armed on every turn of the loop.
-    let turn = 0;
-    let ticking = true;
-    const tick = () => {
-      turn++;
-      if (ticking) setTimeout(tick, 0);
-    };
-    setTimeout(tick, 0);
-    const itemsPerTurn = new Map<number, number>();
-    const busy = (ms: number) => {
-      const until = performance.now() + ms;
-      while (performance.now() < until);
-    };
+    const turns = new LoopTurns();
+    const itemTurns: number[] = [];
     // 20 loops of 2 ms items, the shape of concurrent appends resuming together.
     const loop = async () => {
       for (let item = 0; item < 3; item++) {
         await slice.yieldIfDue();
-        busy(2);
-        itemsPerTurn.set(turn, (itemsPerTurn.get(turn) ?? 0) + 1);
+        busyFor(2);
+        itemTurns.push(turns.current);
       }
     };
-    busy(11); // the slice is spent: every loop's first call yields, as appends resumed together do
+    busyFor(11); // the slice is spent: every loop's first call yields, as appends resumed together do
     await Promise.all(Array.from({ length: 20 }, loop));
-    ticking = false;
-    const counts = [...itemsPerTurn.values()];
-    expect(counts.reduce((a, b) => a + b, 0)).toBe(60);
+    turns.stop();
+    expect(itemTurns).toHaveLength(60);
     // 10 ms of budget holds five 2 ms items (one more may start just inside it); released all at
     // once, every loop would run an item in the first turn after the yield: 20.
-    expect(Math.max(...counts)).toBeLessThanOrEqual(8);
+    expect(mostItemsInOneTurn(itemTurns)).toBeLessThanOrEqual(8);
   });
 });
