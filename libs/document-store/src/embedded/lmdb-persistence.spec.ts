@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { Packr } from 'msgpackr';
+import type { StoredDocument } from '../document-store.port';
 import { LMDB_FILE_NAME, LmdbPersistence, type PersistOp } from './lmdb-persistence';
 
 const codec = new Packr({ useRecords: false, moreTypes: false });
@@ -17,7 +18,44 @@ function listingLike(i: number): { _id: string; revision: number; description: s
   };
 }
 
-const opsOf = (docs: ReturnType<typeof listingLike>[]): PersistOp[] => docs.map((doc) => ({ collection: 'properties', id: doc._id, doc, skeleton: { _id: doc._id, revision: 1 } }));
+/** A small document (about 600 bytes encoded) whose field names and most values its neighbours repeat, as a search row's do. */
+function rowLike(i: number): StoredDocument & Record<string, unknown> {
+  return {
+    _id: `row-${i}`,
+    revision: 1 + (i % 3),
+    propertyType: ['appartement', 'maison', 'terrain'][i % 3],
+    transactionType: i % 2 === 0 ? 'vente' : 'location',
+    city: { insee: String(69381 + (i % 9)), name: 'Lyon', zipcode: `6900${1 + (i % 9)}`, departmentCode: '69' },
+    location: { lat: 45.75 + (i % 100) / 1000, lon: 4.83 + (i % 70) / 1000 },
+    price: 150_000 + ((i * 7_919) % 400_000),
+    surface: 20 + (i % 130),
+    room: 1 + (i % 6),
+    bedroom: i % 5,
+    floor: i % 8,
+    isNew: false,
+    hasElevator: i % 2 === 0,
+    hasParking: i % 3 === 0,
+    energyClass: 'ABCDEFG'[i % 7],
+    greenhouseGasClass: 'ABCDEFG'[(i * 3) % 7],
+    publishers: [{ name: 'synthetic-portal-a', url: `https://synthetic-portal-a.example/annonces/${i}` }],
+    createdAt: new Date(Date.UTC(2026, 5, 1 + (i % 28))).toISOString(),
+    updatedAt: new Date(Date.UTC(2026, 6, 1 + (i % 28))).toISOString(),
+    stations: [{ name: 'Bellecour', lines: ['A', 'D'], distance: 100 + (i % 900) }],
+  };
+}
+
+/** Bytes of the pages a collection's bodies take in the store (its B-tree and overflow pages). */
+async function bodyPagesBytes(dataDir: string, collection: string): Promise<number> {
+  const root = open({ path: join(dataDir, LMDB_FILE_NAME), maxDbs: 8, readOnly: true });
+  try {
+    const stats = root.openDB({ name: collection, encoding: 'binary' }).getStats() as { pageSize: number; treeBranchPageCount: number; treeLeafPageCount: number; overflowPages: number };
+    return stats.pageSize * (stats.treeBranchPageCount + stats.treeLeafPageCount + stats.overflowPages);
+  } finally {
+    await root.close();
+  }
+}
+
+const opsOf = (docs: StoredDocument[]): PersistOp[] => docs.map((doc) => ({ collection: 'properties', id: doc._id, doc, skeleton: { _id: doc._id, revision: 1 } }));
 
 describe('LmdbPersistence', () => {
   let dataDir: string;
@@ -37,6 +75,54 @@ describe('LmdbPersistence', () => {
 
     const encodedBytes = docs.reduce((sum, doc) => sum + codec.pack(doc).length, 0);
     expect(statSync(join(dataDir, LMDB_FILE_NAME)).size).toBeLessThan(encodedBytes / 2);
+  });
+
+  it("compresses small bodies too, with a dictionary of the collection's first documents kept across restarts", async () => {
+    const first = Array.from({ length: 2_000 }, (_, i) => rowLike(i));
+    const persistence = LmdbPersistence.open(dataDir);
+    await persistence.persist(opsOf(first), () => []);
+    await persistence.close();
+
+    // Reopened: the bodies read back with the stored dictionary, and the next ones are compressed with it.
+    const reopened = LmdbPersistence.open(dataDir);
+    const next = Array.from({ length: 2_000 }, (_, i) => rowLike(2_000 + i));
+    try {
+      expect(reopened.read('properties', 'row-7')).toEqual(first[7]);
+      await reopened.persist(opsOf(next), () => []);
+      await reopened.flush();
+      expect(reopened.read('properties', 'row-3007')).toEqual(next[1_007]);
+      expect([...reopened.documents('properties')]).toHaveLength(4_000);
+    } finally {
+      await reopened.close();
+    }
+    const encodedBytes = [...first, ...next].reduce((sum, doc) => sum + codec.pack(doc).length, 0);
+    // lmdb's default compression leaves bodies under 1,000 bytes as they are: their pages outgrew their encoding.
+    expect(await bodyPagesBytes(dataDir, 'properties')).toBeLessThan(encodedBytes / 2);
+  });
+
+  it("reads a collection stored with lmdb's default dictionary, and goes on writing with it", async () => {
+    // The layout before dictionaries: a meta without one, bodies compressed with lmdb's default.
+    const before = open({ path: join(dataDir, LMDB_FILE_NAME), maxDbs: 8 });
+    const meta = before.openDB<Buffer, string>({ name: '$meta', encoding: 'binary' });
+    const bodies = before.openDB<Buffer, string>({ name: 'properties', encoding: 'binary', compression: true });
+    const old = listingLike(1);
+    before.transactionSync(() => {
+      void meta.put('properties', codec.pack({ paths: [] }));
+      void bodies.put(old._id, codec.pack(old));
+    });
+    await before.close();
+
+    const persistence = LmdbPersistence.open(dataDir);
+    const next = listingLike(2);
+    await persistence.persist(opsOf([next]), () => []);
+    await persistence.close();
+    const reopened = LmdbPersistence.open(dataDir);
+    try {
+      expect(reopened.read('properties', old._id)).toEqual(old);
+      expect(reopened.read('properties', next._id)).toEqual(next);
+    } finally {
+      await reopened.close();
+    }
   });
 
   it('reads the bodies a store wrote before compression was on, and compresses what it writes next', async () => {

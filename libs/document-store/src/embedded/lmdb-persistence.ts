@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { open, type Database, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { Packr } from 'msgpackr';
 import type { StoredDocument } from '../document-store.port';
+import { compressionOption, dictionaryFrom } from './compression-dictionary';
 import { warmPageCache } from './page-cache-warmer';
 import { internedSkeleton, type Skeleton } from './skeleton';
 
@@ -29,6 +30,8 @@ export interface PersistOp {
 
 interface CollectionMeta {
   paths: string[];
+  /** The dictionary its bodies are compressed with; absent for collections stored before dictionaries. */
+  dictionary?: Uint8Array;
 }
 
 export const LMDB_FILE_NAME = 'documents.mdb';
@@ -55,13 +58,10 @@ const MAP_SIZE_BYTES = 2 ** 36;
 const MAX_DATABASES = 201;
 
 /*
- * Document bodies are stored LZ4-compressed (lmdb's own, for values over 1 KB; smaller ones stay
- * as they are, and bodies written before compression was on stay readable). Measured on listings
- * data, 5,000 documents of each kind written in random order: property documents (3.9 KB
- * encoded) took 13.5 MiB of pages instead of 27.2, advert states (2.3 KB) 9.9 instead of 18.4, at
- * about 35 µs more per write on the event loop, and reads no slower. Every page of the map that
- * is read stays resident in the process, so halving the file nearly halves the resident memory a
- * large store ends up with, and a restart reads half as much.
+ * Document bodies are stored LZ4-compressed by lmdb, each collection with a dictionary of its own
+ * first documents (see `compression-dictionary.ts`); bodies written before compression was on
+ * stay readable. Every page of the map that is read stays resident in the process, so a smaller
+ * file is less resident memory for a large store, and a shorter read at restart.
  */
 
 /**
@@ -132,6 +132,8 @@ class EncodedDatabase<V> {
 
 export class LmdbPersistence {
   private readonly bodies = new Map<string, EncodedDatabase<StoredDocument>>();
+  /** Each collection's meta once read or chosen (a new collection's, by its first commit). */
+  private readonly metas = new Map<string, CollectionMeta>();
   private readonly skeletons = new Map<string, EncodedDatabase<Skeleton>>();
   private readonly meta: EncodedDatabase<CollectionMeta>;
   private closing = false;
@@ -154,8 +156,8 @@ export class LmdbPersistence {
     this.warming = warmPageCache(path, () => this.closing);
   }
 
-  private database<V>(name: string, compressed = false): EncodedDatabase<V> {
-    return new EncodedDatabase<V>(this.root.openDB<Buffer, string>({ name, encoding: 'binary', compression: compressed }));
+  private database<V>(name: string, compression: ReturnType<typeof compressionOption> | false = false): EncodedDatabase<V> {
+    return new EncodedDatabase<V>(this.root.openDB<Buffer, string>({ name, encoding: 'binary', compression }));
   }
 
   static open(dataDir: string, yieldToEventLoop: YieldToEventLoop = () => undefined): LmdbPersistence {
@@ -195,7 +197,7 @@ export class LmdbPersistence {
    * index declarations): the caller then rebuilds them from the documents.
    */
   loadSkeletons(collection: string, paths: readonly string[]): Map<string, Skeleton> | null {
-    const meta = this.meta.get(collection);
+    const meta = this.metaOf(collection);
     const db = this.skeletonsOf(collection);
     const loaded = new Map<string, Skeleton>();
     if (meta === undefined) {
@@ -220,11 +222,14 @@ export class LmdbPersistence {
   /** Replaces the stored skeletons of a collection (after their paths changed). */
   async storeSkeletons(collection: string, paths: readonly string[], skeletons: ReadonlyMap<string, Skeleton>): Promise<void> {
     const db = this.skeletonsOf(collection);
+    // The dictionary stays: the bodies compressed with it are still there.
+    const meta: CollectionMeta = { ...this.metaOf(collection), paths: [...paths] };
     await this.root.transaction(() => {
       db.clear();
       for (const [id, skeleton] of skeletons) db.put(id, skeleton);
-      this.meta.put(collection, { paths: [...paths] });
+      this.meta.put(collection, meta);
     });
+    this.metas.set(collection, meta);
   }
 
   /**
@@ -264,9 +269,12 @@ export class LmdbPersistence {
     return encoded;
   }
 
-  private write(ops: readonly PersistOp[], encoded: readonly ({ body: Buffer; skeleton: Buffer } | null)[], metaOf: (collection: string) => readonly string[]): Promise<boolean> {
-    return this.root.batch(() => {
-      const touched = new Set<string>();
+  private write(ops: readonly PersistOp[], encoded: readonly ({ body: Buffer; skeleton: Buffer } | null)[], pathsOf: (collection: string) => readonly string[]): Promise<boolean> {
+    // Commits reach here one at a time, in order: the first commit of a collection chooses its
+    // meta (and dictionary), and the batch that writes its first bodies writes that meta too.
+    const newMetas = this.chooseNewMetas(ops, encoded, pathsOf);
+    const written = this.root.batch(() => {
+      for (const [collection, meta] of newMetas) this.meta.put(collection, meta);
       ops.forEach((op, i) => {
         const bodies = this.bodiesOf(op.collection);
         const skeletons = this.skeletonsOf(op.collection);
@@ -278,12 +286,52 @@ export class LmdbPersistence {
           bodies.putEncoded(op.id, values.body);
           skeletons.putEncoded(op.id, values.skeleton);
         }
-        touched.add(op.collection);
       });
-      for (const collection of touched) {
-        if (this.meta.get(collection) === undefined) this.meta.put(collection, { paths: [...metaOf(collection)] });
+    });
+    // A meta that did not reach the file is chosen again by the next commit, so that no body is
+    // ever stored compressed with a dictionary the file does not hold.
+    written.catch(() => {
+      for (const collection of newMetas.keys()) {
+        this.metas.delete(collection);
+        this.bodies.delete(collection);
       }
     });
+    return written;
+  }
+
+  /**
+   * The meta of each collection this commit writes its first bodies to, its dictionary made of
+   * those bodies; the collection's bodies are compressed with it from this commit on. (A commit
+   * that only deletes leaves the choice to the next one.)
+   */
+  private chooseNewMetas(ops: readonly PersistOp[], encoded: readonly ({ body: Buffer } | null)[], pathsOf: (collection: string) => readonly string[]): Map<string, CollectionMeta> {
+    const firstBodies = new Map<string, Buffer[]>();
+    ops.forEach((op, i) => {
+      if (this.metaOf(op.collection) !== undefined) return;
+      const bodies = firstBodies.get(op.collection) ?? [];
+      const body = encoded[i]?.body;
+      if (body !== undefined) bodies.push(body);
+      firstBodies.set(op.collection, bodies);
+    });
+    const chosen = new Map<string, CollectionMeta>();
+    for (const [collection, bodies] of firstBodies) {
+      const dictionary = dictionaryFrom(bodies);
+      if (dictionary === null) continue;
+      const meta: CollectionMeta = { paths: [...pathsOf(collection)], dictionary };
+      this.metas.set(collection, meta);
+      this.bodies.set(collection, this.database<StoredDocument>(collection, compressionOption(dictionary)));
+      chosen.set(collection, meta);
+    }
+    return chosen;
+  }
+
+  private metaOf(collection: string): CollectionMeta | undefined {
+    let meta = this.metas.get(collection);
+    if (meta === undefined) {
+      meta = this.meta.get(collection);
+      if (meta !== undefined) this.metas.set(collection, meta);
+    }
+    return meta;
   }
 
   /** Resolves once every committed transaction is synced to disk. */
@@ -300,7 +348,7 @@ export class LmdbPersistence {
   private bodiesOf(collection: string): EncodedDatabase<StoredDocument> {
     let db = this.bodies.get(collection);
     if (!db) {
-      db = this.database<StoredDocument>(collection, true);
+      db = this.database<StoredDocument>(collection, compressionOption(this.metaOf(collection)?.dictionary));
       this.bodies.set(collection, db);
     }
     return db;
