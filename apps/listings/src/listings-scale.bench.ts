@@ -6,7 +6,7 @@ import { withTemporaryStack, type RunningStack } from '@immo/stack';
 import type { Measurement, Scenario } from '@immo/testing';
 import { generateDataset } from '../demo/generate-snapshots';
 import { realCommunes } from '../demo/real-communes';
-import { ingest, rejected, rejections, settled, status } from '../test/stack-ingestion';
+import { ingestBodies, rejected, rejections, requestBodies, settled, status } from '../test/stack-ingestion';
 
 const ROOT = resolve(__dirname, '..', '..', '..', '..');
 /** Goods to load; about 0.98 property per good. `SCALE_GOODS` shrinks it for a quick look. */
@@ -58,21 +58,57 @@ function vitals(stack: RunningStack, current: ProjectionStatusReply, dataDir: st
   );
 }
 
-/** Ingests `snapshots` and waits until they are projected and published; `describe` names the row. */
+/** Ingests the snapshots of `bodies` and waits until they are projected and published; `describe` names the row. */
 async function timedIngestion(
   stack: RunningStack,
   dataDir: string,
-  snapshots: AdvertSnapshot[],
+  bodies: readonly Buffer[],
   describe: (accepted: number, done: ProjectionStatusReply) => { label: string; notes: string },
 ): Promise<Measurement> {
   rejected.count = 0;
   rejected.reasons.clear();
   const started = performance.now();
-  const accepted = await ingest(stack, snapshots);
+  const accepted = await ingestBodies(stack, bodies);
   const done = await settled(stack);
   const wallMs = performance.now() - started;
   const { label, notes } = describe(accepted, done);
   return { label, samplesMs: [wallMs], wallMs, operations: accepted, notes: `${notes}; ${rejections()}; ${vitals(stack, done, dataDir)}` };
+}
+
+/** The load of one chunk of goods, serialized as POST bodies. */
+interface PreparedChunk {
+  goods: number;
+  snapshots: number;
+  bodies: Buffer[];
+}
+
+/** Everything the scenario sends, generated and serialized before the stack starts (see `requestBodies`). */
+interface PreparedLoad {
+  communes: number;
+  chunks: PreparedChunk[];
+  more: Buffer[];
+  recrawl: Buffer[];
+}
+
+function prepareLoad(): PreparedLoad {
+  const communes = realCommunes();
+  const chunks: PreparedChunk[] = [];
+  /** The last snapshot of the first `RECRAWLED` adverts loaded, by identity. */
+  const lastSnapshots = new Map<string, AdvertSnapshot>();
+  let periodEnd = '';
+  for (let first = 0, chunk = 0; first < GOODS; first += CHUNK_GOODS, chunk++) {
+    const goods = Math.min(CHUNK_GOODS, GOODS - first);
+    const { snapshots, end } = generateDataset({ seed: 1000 + chunk, goods, days: DAYS, multiPublisherShare: 0.25, communes });
+    periodEnd = end;
+    for (const snapshot of snapshots) {
+      const identity = `${snapshot.site}|${snapshot.reference ?? snapshot.url}`;
+      if (lastSnapshots.has(identity) || lastSnapshots.size < RECRAWLED) lastSnapshots.set(identity, snapshot);
+    }
+    chunks.push({ goods, snapshots: snapshots.length, bodies: requestBodies(snapshots) });
+  }
+  const more = requestBodies(generateDataset({ seed: 99_999, goods: CHUNK_GOODS, days: DAYS, multiPublisherShare: 0.25, communes }).snapshots);
+  const recrawl = requestBodies(nextDayCrawl(lastSnapshots.values(), new Date(Date.parse(periodEnd) + 24 * 3600 * 1000).toISOString()));
+  return { communes: communes.length, chunks, more, recrawl };
 }
 
 /**
@@ -82,26 +118,19 @@ async function timedIngestion(
  */
 const scale: Scenario = {
   name: 'listings-scale',
-  description: `load ${GOODS} goods (~${Math.round(GOODS * 0.98)} properties) through POST /admin/adverts, restart listings, ingest new goods, then a day's recrawl of known adverts; targets: RSS ≤ 2 GB, restart ≤ 20 s, no stall > 100 ms, ≥ 2,000 snapshots/s`,
-  run: () =>
-    withTemporaryStack(ROOT, async (stack) => {
+  description: `load ${GOODS} goods (~${Math.round(GOODS * 0.98)} properties, generated and serialized before the stack starts) through POST /admin/adverts, restart listings, ingest new goods, then a day's recrawl of known adverts; targets: RSS ≤ 2 GB, restart ≤ 20 s, no stall > 100 ms, ≥ 2,000 snapshots/s`,
+  run: () => {
+    const prepared = prepareLoad();
+    return withTemporaryStack(ROOT, async (stack) => {
       const dataDir = stack.dataDir;
-      const communes = realCommunes();
       const started = performance.now();
       let snapshotCount = 0;
-      /** The last snapshot of the first `RECRAWLED` adverts loaded, by identity. */
-      const lastSnapshots = new Map<string, AdvertSnapshot>();
-      let periodEnd = '';
-      for (let first = 0, chunk = 0; first < GOODS; first += CHUNK_GOODS, chunk++) {
-        const { snapshots, end } = generateDataset({ seed: 1000 + chunk, goods: Math.min(CHUNK_GOODS, GOODS - first), days: DAYS, multiPublisherShare: 0.25, communes });
-        periodEnd = end;
-        for (const snapshot of snapshots) {
-          const identity = `${snapshot.site}|${snapshot.reference ?? snapshot.url}`;
-          if (lastSnapshots.has(identity) || lastSnapshots.size < RECRAWLED) lastSnapshots.set(identity, snapshot);
-        }
-        snapshotCount += await ingest(stack, snapshots);
+      let goodsLoaded = 0;
+      for (const chunk of prepared.chunks) {
+        snapshotCount += await ingestBodies(stack, chunk.bodies);
+        goodsLoaded += chunk.goods;
         const elapsed = (performance.now() - started) / 1000;
-        process.stderr.write(`  loaded ${Math.min(first + CHUNK_GOODS, GOODS)} goods, ${snapshotCount} snapshots, ${(snapshotCount / elapsed).toFixed(0)}/s\n`);
+        process.stderr.write(`  loaded ${goodsLoaded} goods, ${snapshotCount} snapshots, ${(snapshotCount / elapsed).toFixed(0)}/s\n`);
       }
       const loaded = await settled(stack);
       const loadMs = performance.now() - started;
@@ -110,7 +139,7 @@ const scale: Scenario = {
         samplesMs: [loadMs],
         wallMs: loadMs,
         operations: snapshotCount,
-        notes: `${snapshotCount} snapshots end to end over ${communes.length} communes; ${rejections()}; dead letters ${loaded.outboxDeadLetters}; ${vitals(stack, loaded, dataDir)}`,
+        notes: `${snapshotCount} snapshots end to end over ${prepared.communes} communes; ${rejections()}; dead letters ${loaded.outboxDeadLetters}; ${vitals(stack, loaded, dataDir)}`,
       };
 
       await stack.stopApp('listings');
@@ -125,18 +154,17 @@ const scale: Scenario = {
       const afterRestart = await status(stack);
       const restart: Measurement = { label: 'restart listings to ready', samplesMs: [restartMs], wallMs: restartMs, notes: vitals(stack, afterRestart, dataDir) };
 
-      const more = generateDataset({ seed: 99_999, goods: CHUNK_GOODS, days: DAYS, multiPublisherShare: 0.25, communes }).snapshots;
-      const atScale = await timedIngestion(stack, dataDir, more, (accepted, done) => ({
+      const atScale = await timedIngestion(stack, dataDir, prepared.more, (accepted, done) => ({
         label: `ingest ${accepted} more snapshots at ${done.properties} properties`,
         notes: 'end to end (projected, published)',
       }));
-      const crawl = nextDayCrawl(lastSnapshots.values(), new Date(Date.parse(periodEnd) + 24 * 3600 * 1000).toISOString());
-      const recrawl = await timedIngestion(stack, dataDir, crawl, (accepted, done) => ({
+      const recrawl = await timedIngestion(stack, dataDir, prepared.recrawl, (accepted, done) => ({
         label: `recrawl ${accepted} known adverts at ${done.properties} properties`,
         notes: `the next day's crawl of known adverts, ${REPRICED_SHARE * 100}% with a new price; end to end (projected, published)`,
       }));
       return [load, restart, atScale, recrawl];
-    }),
+    });
+  },
 };
 
 export const benchScenarios: Scenario[] = [scale];
