@@ -307,6 +307,7 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     release();
     await caughtUp(projections);
     await projections.runner.stop();
+    await projections.relay.stop();
     expect(overlapped).toBe(false);
     const positions = commits.map((commit) => Math.max(...commit.checkpoints));
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
@@ -318,6 +319,7 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     await plain.runner.start();
     await caughtUp(plain);
     await plain.runner.stop();
+    await plain.relay.stop();
     expect(await documentsOf(store)).toEqual(await documentsOf(reference));
     await reference.close();
     await store.close();
