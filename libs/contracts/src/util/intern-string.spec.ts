@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { internString } from './intern-string';
+import { forgetInterned, internedCount, internString } from './intern-string';
 
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
@@ -49,5 +49,19 @@ describe('internString', () => {
     // one string per uuid plus the same slots.
     expect(plainBytes).toBeGreaterThan(COPIES * IDS * 50);
     expect(interned.bytes).toBeLessThan(plainBytes * 0.5);
+  });
+
+  it('drops a forgotten value from the pool; interning it again starts a new shared copy', () => {
+    const id = randomUUID();
+    const first = internString(copyOf(id));
+    const size = internedCount();
+    expect(internString(copyOf(id))).toBe(first);
+    expect(internedCount()).toBe(size);
+
+    forgetInterned(id);
+    expect(internedCount()).toBe(size - 1);
+    const again = copyOf(id);
+    expect(internString(again)).toBe(id);
+    expect(internedCount()).toBe(size);
   });
 });

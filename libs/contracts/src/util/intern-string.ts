@@ -1,5 +1,5 @@
 /**
- * The single copy V8 keeps of a string's value: the internalized one, which property names use.
+ * One shared copy of each value that long-lived structures keep.
  *
  * Ids and repeated values that long-lived indexes keep come from decoded documents and events,
  * and every decode makes a new copy: at 200,000 properties the listings heap held about seven
@@ -7,14 +7,32 @@
  * grouping index), over 2 million strings. Interned, each value is one string however many
  * structures hold it.
  *
- * V8 holds internalized strings weakly: a value nothing uses any more is collected, so this
- * needs no pool of its own and never grows with deleted ids. The object is a dictionary from the
- * start (`Object.create(null)`): a plain `{}` would grow a hidden-class transition per key.
- * About half a microsecond for a uuid.
+ * The pool is an ordinary `Map`, not V8's table of internalized strings (the copy property names
+ * use). That table is a root of the heap: every mark-compact pause walks it whole, twice. With
+ * 830,000 ids in it, measured at 420,000 properties while ingesting, a pause averaged 39 ms (59
+ * at most), of which 15 ms updating roots and 9 ms clearing the table; with the same ids in a
+ * `Map`, 16 ms (31 at most), the rest of the collector's work unchanged.
+ *
+ * A `Map` holds its values strongly, so holders that drop a value for good (a deleted document's
+ * skeleton) call `forgetInterned`: the pool then only holds values some structure took from it.
+ * Forgetting a value others still hold is harmless: the next `internString` of it starts a new
+ * shared copy.
  */
+const pool = new Map<string, string>();
+
 export function internString(value: string): string {
-  const holder = Object.create(null) as Record<string, 0>;
-  holder[value] = 0;
-  for (const key in holder) return key;
+  const shared = pool.get(value);
+  if (shared !== undefined) return shared;
+  pool.set(value, value);
   return value;
+}
+
+/** The caller no longer keeps `value` (see above). */
+export function forgetInterned(value: string): void {
+  pool.delete(value);
+}
+
+/** Values in the pool (for tests and memory accounting). */
+export function internedCount(): number {
+  return pool.size;
 }

@@ -25,7 +25,7 @@ import { compileFilter } from './filter-compiler';
 import { HashIndex, UniqueIndex } from './hash-index';
 import type { PersistOp } from './lmdb-persistence';
 import { MINGO_OPTIONS } from './mingo-context';
-import { type Skeleton, filterPaths, pathsCovered, projectSkeleton, skeletonOf, sortPaths } from './skeleton';
+import { type Skeleton, filterPaths, forgetReplacedStrings, pathsCovered, projectSkeleton, skeletonOf, sortPaths } from './skeleton';
 import { type SkeletonTable, skeletonTableFor } from './skeleton-table';
 
 /** Counters that show whether queries were answered from an index or by a full scan. */
@@ -331,6 +331,7 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
     const previous = this.bodies.capture(doc._id);
     if (existing) this.reindex(existing, skeleton);
     else this.index(skeleton);
+    if (existing) forgetReplacedStrings(existing, skeleton);
     this.bodies.stage(doc._id, stored);
     undo.push(() => {
       if (existing) this.reindex(skeleton, existing);
@@ -345,6 +346,7 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
     if (!existing) return { outcome: 'absent', op: null };
     const previous = this.bodies.capture(id);
     this.unindex(existing);
+    forgetReplacedStrings(existing, null);
     this.bodies.stage(id, null);
     undo.push(() => {
       this.index(existing);

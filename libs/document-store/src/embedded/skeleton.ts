@@ -5,7 +5,7 @@
  * keeps large collections off the JS heap while equality lookups, revision guards and sorted
  * pages stay in memory.
  */
-import { internString } from '@immo/contracts';
+import { forgetInterned, internString } from '@immo/contracts';
 import type { Filter, SortSpec, StoredDocument } from '../document-store.port';
 import { isPlainObject, splitPath } from '../document-paths';
 
@@ -27,6 +27,21 @@ export function internedSkeleton(skeleton: Skeleton): Skeleton {
   skeleton._id = internString(skeleton._id);
   for (const key of Object.keys(skeleton)) if (key !== '_id') skeleton[key] = internedValues(skeleton[key]);
   return skeleton;
+}
+
+/**
+ * Lets the intern pool drop the strings of a skeleton that its next version (`after`, or null
+ * once the document is deleted) no longer holds at the same place, so that the pool does not
+ * keep the ids of deleted documents, or values documents moved away from.
+ */
+export function forgetReplacedStrings(before: unknown, after: unknown): void {
+  if (typeof before === 'string') {
+    if (before !== after) forgetInterned(before);
+  } else if (Array.isArray(before)) {
+    before.forEach((value, i) => forgetReplacedStrings(value, Array.isArray(after) ? after[i] : undefined));
+  } else if (isPlainObject(before)) {
+    for (const key of Object.keys(before)) forgetReplacedStrings(before[key], isPlainObject(after) ? after[key] : undefined);
+  }
 }
 
 function internedValues(value: unknown): unknown {
