@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { forgetInterned, internedCount, internString } from './intern-string';
+import { forgetInterned, internedCount, internString, largestInternShard } from './intern-string';
 
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
@@ -63,5 +63,21 @@ describe('internString', () => {
     const again = copyOf(id);
     expect(internString(again)).toBe(id);
     expect(internedCount()).toBe(size);
+  });
+
+  it.each([
+    ['uuids', () => randomUUID()],
+    ['counters', (i: number) => `delivery-${i}`],
+    ['outbox positions', (i: number) => `${String((1_000_000 + i) * 1000).padStart(16, '0')}:0000`],
+  ])('spreads %s evenly over its maps, so that no map grows by copying much of the pool at once', (_kind, valueOf) => {
+    const before = internedCount();
+    const values = Array.from({ length: 64_000 }, (_, i) => valueOf(i));
+    for (const value of values) internString(value);
+    const added = internedCount() - before;
+    expect(added).toBe(64_000);
+    // 64 maps: about 1,000 values each for every 64,000.
+    expect(largestInternShard()).toBeLessThan((internedCount() / 64) * 1.3);
+    for (const value of values) forgetInterned(value);
+    expect(internedCount()).toBe(before);
   });
 });
