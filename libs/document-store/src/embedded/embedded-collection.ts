@@ -329,9 +329,12 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
     const skeleton = skeletonOf(stored, this.paths);
     this.checkUnique(skeleton);
     const previous = this.bodies.capture(doc._id);
-    if (existing) this.reindex(existing, skeleton);
-    else this.index(skeleton);
-    if (existing) forgetReplacedStrings(existing, skeleton);
+    if (existing) {
+      this.reindex(existing, skeleton);
+      forgetReplacedStrings(existing, skeleton);
+    } else {
+      this.index(skeleton);
+    }
     this.bodies.stage(doc._id, stored);
     undo.push(() => {
       if (existing) this.reindex(skeleton, existing);

@@ -240,11 +240,11 @@ export class LmdbPersistence {
    * a single commit held it for 75 to 116 ms. The encoding itself pauses for the event loop every
    * few documents: a commit of a thousand adverts' changes encodes about 18 MB, 30 to 60 ms.
    */
-  async persist(ops: readonly PersistOp[], metaOf: (collection: string) => readonly string[]): Promise<void> {
+  async persist(ops: readonly PersistOp[], pathsOf: (collection: string) => readonly string[]): Promise<void> {
     if (ops.length === 0) return;
     // Queued behind the commit before, which is then handed to lmdb already (`queued` is settled
     // once this batch is queued in lmdb, not once it is written): lmdb writes batches in order.
-    const queued = this.queue.then(async () => ({ written: this.write(ops, await this.encode(ops), metaOf) }));
+    const queued = this.queue.then(async () => ({ written: this.write(ops, await this.encode(ops), pathsOf) }));
     this.queue = queued.then(
       () => undefined,
       () => undefined,
