@@ -7,7 +7,7 @@
  * stay as long as the peak number of properties without a renumbering pass. A replaced property
  * keeps its number, so an update that changes a price touches one column cell and no postings.
  */
-import { internString } from '@immo/contracts';
+import { internString, ShardedMap } from '@immo/contracts';
 import { AdvertTable } from './advert-table';
 import { Bitset } from './bitset';
 import { EventTable } from './event-table';
@@ -71,7 +71,8 @@ export class PropertyStore {
   readonly columns: DocColumns = allocateColumns(DOC_COLUMNS, 0);
   /** By document number; empty for a free number. */
   readonly uuids: string[] = [];
-  private readonly docOfUuid = new Map<string, number>();
+  /** Sharded: one entry per property (see `ShardedMap`). */
+  private readonly docOfUuid = new ShardedMap<string, number>();
   /** Documents whose uuid is not lower case, by lower-cased uuid: `excludedProperties` is lower case. */
   private readonly otherCaseDocs = new Map<string, Set<number>>();
   private readonly freeDocs: number[] = [];

@@ -1,3 +1,5 @@
+import { ShardedMap } from './sharded-map';
+
 /**
  * One shared copy of each value that long-lived structures keep.
  *
@@ -18,43 +20,27 @@
  * Forgetting a value others still hold is harmless: the next `internString` of it starts a new
  * shared copy.
  */
-
-/**
- * The pool is split in 64 maps by a hash of the value's last sixteen characters (where ids differ;
- * uuids, counters and positions alike spread evenly). A `Map` grows by copying itself whole into
- * one twice its size, in one go: measured, 35 ms at 524,288 entries and 77 ms at 1,048,576,
- * which a listings store passes on its way to 200,000 properties. Split, each copy is a
- * sixty-fourth of that.
- */
-const SHARD_BITS = 6;
-const pool: Map<string, string>[] = Array.from({ length: 2 ** SHARD_BITS }, () => new Map<string, string>());
-
-function shardOf(value: string): Map<string, string> {
-  // FNV-1a over the tail, then Fibonacci hashing for the top bits.
-  let hash = value.length;
-  for (let i = Math.max(0, value.length - 16); i < value.length; i++) hash = Math.imul(hash ^ value.charCodeAt(i), 0x01000193);
-  return pool[Math.imul(hash, 0x9e3779b1) >>> (32 - SHARD_BITS)] as Map<string, string>;
-}
+/** Split in maps by each value's tail (see `ShardedMap`): no growth of the pool copies much of it at once. */
+const pool = new ShardedMap<string, string>();
 
 export function internString(value: string): string {
-  const shard = shardOf(value);
-  const shared = shard.get(value);
+  const shared = pool.get(value);
   if (shared !== undefined) return shared;
-  shard.set(value, value);
+  pool.set(value, value);
   return value;
 }
 
 /** The caller no longer keeps `value` (see above). */
 export function forgetInterned(value: string): void {
-  shardOf(value).delete(value);
+  pool.delete(value);
 }
 
 /** Values in the pool (for tests and memory accounting). */
 export function internedCount(): number {
-  return pool.reduce((count, shard) => count + shard.size, 0);
+  return pool.size;
 }
 
 /** Values in the pool's largest map (its next growth is the longest copy). */
 export function largestInternShard(): number {
-  return Math.max(...pool.map((shard) => shard.size));
+  return pool.largestShardSize;
 }

@@ -12,6 +12,7 @@ import { type BodyStore, LmdbBodyStore, MemoryBodyStore } from './body-store';
 import { type AppliedWrite, type CollectionHost, EmbeddedDocumentCollection, type Undo } from './embedded-collection';
 import { LmdbPersistence, type PersistOp, type YieldToEventLoop } from './lmdb-persistence';
 import { type Skeleton, skeletonOf } from './skeleton';
+import { newSkeletonMap } from './skeleton-table';
 
 export interface EmbeddedDocumentStoreOptions {
   /** Directory of the LMDB file; without it the store lives in memory only. */
@@ -144,13 +145,13 @@ export class EmbeddedDocumentStore implements DocumentStore {
   private skeletonsOf(name: string, paths: readonly string[], existing: EmbeddedDocumentCollection | undefined): Map<string, Skeleton> {
     if (!this.persistence) {
       // In memory the documents are at hand: rebuild from them (only when indexes are added).
-      const rebuilt = new Map<string, Skeleton>();
+      const rebuilt = newSkeletonMap();
       for (const doc of existing?.allDocuments() ?? []) rebuilt.set(doc._id, skeletonOf(doc, paths));
       return rebuilt;
     }
     const stored = this.persistence.loadSkeletons(name, paths);
     if (stored) return stored;
-    const rebuilt = new Map<string, Skeleton>();
+    const rebuilt = newSkeletonMap();
     for (const doc of this.persistence.documents(name)) rebuilt.set(doc._id, skeletonOf(doc, paths));
     const saving = this.persistence.storeSkeletons(name, paths, rebuilt).catch((error: unknown) => {
       this.failure ??= new DocumentStoreFailedError(error);

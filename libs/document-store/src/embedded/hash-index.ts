@@ -5,6 +5,7 @@
  * candidates: the full filter is still evaluated on each of them, so an index may safely answer
  * a superset but never miss a match.
  */
+import { ShardedMap } from '@immo/contracts';
 import { isPlainObject, splitPath, walkPath } from '../document-paths';
 
 export type IndexKey = string | number | boolean | bigint | null;
@@ -53,7 +54,8 @@ export function collectIndexKeys(doc: unknown, parts: readonly string[]): Set<In
 type Holders = string | Set<string>;
 
 export class HashIndex {
-  private readonly entries = new Map<IndexKey, Holders>();
+  /** Sharded: an index on ids grows as large as its collection (see `ShardedMap`). */
+  private readonly entries = new ShardedMap<IndexKey, Holders>();
   private readonly parts: readonly string[];
 
   constructor(readonly path: string) {
@@ -132,7 +134,7 @@ function taggedKey(key: IndexKey): string {
  * two documents without the field collide) and each array element is a key of its own.
  */
 export class UniqueIndex {
-  private readonly owners = new Map<string, string>();
+  private readonly owners = new ShardedMap<string, string>();
   private readonly fieldParts: (readonly string[])[];
 
   constructor(

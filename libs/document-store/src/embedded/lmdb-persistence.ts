@@ -19,6 +19,7 @@ import type { StoredDocument } from '../document-store.port';
 import { compressionOption, dictionaryFrom } from './compression-dictionary';
 import { warmPageCache } from './page-cache-warmer';
 import { internedSkeleton, type Skeleton } from './skeleton';
+import { newSkeletonMap } from './skeleton-table';
 
 export interface PersistOp {
   collection: string;
@@ -199,7 +200,7 @@ export class LmdbPersistence {
   loadSkeletons(collection: string, paths: readonly string[]): Map<string, Skeleton> | null {
     const meta = this.metaOf(collection);
     const db = this.skeletonsOf(collection);
-    const loaded = new Map<string, Skeleton>();
+    const loaded = newSkeletonMap();
     if (meta === undefined) {
       // Never stored: an empty collection needs nothing rebuilt (its first commit records the paths).
       return this.bodiesOf(collection).count() === 0 ? loaded : null;

@@ -1,6 +1,7 @@
+import { ShardedMap } from '@immo/contracts';
 import type { Skeleton } from './skeleton';
 
-/** Where a collection keeps its skeletons, by id (a `Map` of them fits). */
+/** Where a collection keeps its skeletons, by id (a `ShardedMap` of them fits: see `newSkeletonMap`). */
 export interface SkeletonTable {
   readonly size: number;
   get(id: string): Skeleton | undefined;
@@ -20,7 +21,7 @@ export interface SkeletonTable {
  * collections are read by id, so a skeleton is rarely asked for.
  */
 export class RevisionTable implements SkeletonTable {
-  private readonly revisions = new Map<string, number>();
+  private readonly revisions = new ShardedMap<string, number>();
 
   get size(): number {
     return this.revisions.size;
@@ -56,6 +57,14 @@ export class RevisionTable implements SkeletonTable {
   clear(): void {
     this.revisions.clear();
   }
+}
+
+/**
+ * An empty map of skeletons by id. Sharded: a collection's table grows to as many entries as it
+ * has documents, and a plain `Map` grows by copying itself whole in one go (see `ShardedMap`).
+ */
+export function newSkeletonMap(): Map<string, Skeleton> {
+  return new ShardedMap<string, Skeleton>();
 }
 
 /** The table for skeletons of these paths: revisions only when there are none, the skeletons themselves otherwise. */
