@@ -7,6 +7,7 @@
  * heap), and V8 walks every one of them on each full collection while ingestion waits. Columns
  * are a dozen arrays whatever the number of adverts.
  */
+import { ShardedMap } from '@immo/contracts';
 
 /** Numbers a member is matched on; NaN when the advert does not say. */
 export const NUMBER_COLUMNS = ['surface', 'landSurface', 'room', 'floor', 'price', 'lat', 'lon'] as const;
@@ -35,7 +36,8 @@ export class MemberColumns {
   readonly expiredAt: (string | null)[] = [];
   readonly bucketKey: string[] = [];
   private expiredFlags = new Uint8Array(INITIAL_CAPACITY);
-  private readonly slots = new Map<string, number>();
+  /** Sharded: one entry per advert (see `ShardedMap`). */
+  private readonly slots = new ShardedMap<string, number>();
   private readonly freeSlots: number[] = [];
   private nextSlot = 0;
 

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { ShardedMap } from '@immo/contracts';
 import type { DocumentCollection } from '@immo/document-store';
 import type { AdvertState, PropertyMatcher } from '../domain';
 import type { AdvertFacts, AdvertFactsRecord } from './read-models';
@@ -46,7 +47,8 @@ export function sameFacts(a: AdvertFacts, b: AdvertFacts): boolean {
  * Fed by the advert-states projection and loaded at start from the advert facts read model.
  */
 export class AdvertDirectory {
-  private readonly expiring = new Map<string, AdvertFacts>();
+  /** Sharded: most live adverts announce an expiry (see `ShardedMap`). */
+  private readonly expiring = new ShardedMap<string, AdvertFacts>();
 
   constructor(readonly matcher: PropertyMatcher) {}
 
