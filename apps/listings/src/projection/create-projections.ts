@@ -46,7 +46,7 @@ export function createListingsProjections(deps: {
     propertyDocuments: new PropertyDocumentsProjection(store, advertStates, geo, (): boolean => runner.stopping),
     outbox: new IntegrationOutboxProjection(store),
     searchIndex: new SearchIndexProjection(store, searchIndex, documentTexts, deps.searchIndexSnapshotFile ?? null),
-    onOutboxWritten: () => relay.kick(),
+    onOutboxWritten: (committed) => relay.kick(committed),
   });
   return { directory, runner, relay, searchIndex, documentTexts };
 }

@@ -11,10 +11,12 @@ import {
   ADVERT_FACTS_COLLECTION,
   ADVERTS_COLLECTION,
   CHECKPOINTS_COLLECTION,
+  OUTBOX_COLLECTION,
   PROPERTIES_COLLECTION,
   SEARCH_ROWS_COLLECTION,
   type AdvertFactsRecord,
   type CheckpointRecord,
+  type OutboxRecord,
 } from './read-models';
 import { RecordCache, UnitOfWork } from './unit-of-work';
 
@@ -37,8 +39,8 @@ export interface ProjectionRunnerDependencies {
   propertyDocuments: PropertyDocumentsProjection;
   outbox: IntegrationOutboxProjection;
   searchIndex: SearchIndexProjection;
-  /** Called after each commit that added integration events to the outbox. */
-  onOutboxWritten: () => void;
+  /** Called after each commit that added integration events to the outbox, with the records it committed. */
+  onOutboxWritten: (committed: Iterable<OutboxRecord>) => void;
 }
 
 /**
@@ -272,7 +274,7 @@ export class ProjectionRunner {
       }
       next.previousCommitted();
       this.committed = position;
-      if (outboxWritten) this.deps.onOutboxWritten();
+      if (outboxWritten) this.deps.onOutboxWritten(uow.writtenTo<OutboxRecord>(OUTBOX_COLLECTION.name));
       this.resolveWaiters();
     })();
     this.lastCommit = commit.catch(() => undefined);

@@ -107,6 +107,11 @@ export class UnitOfWork {
     this.checkpoints.set(projection, position);
   }
 
+  /** The documents this batch writes to a collection. */
+  writtenTo<T extends StoredDocument>(collection: string): Iterable<T> {
+    return (this.pending.get(collection)?.values() ?? []) as Iterable<T>;
+  }
+
   isEmpty(): boolean {
     return this.pending.size === 0 && this.checkpoints.size === 0;
   }

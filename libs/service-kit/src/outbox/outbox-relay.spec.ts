@@ -101,6 +101,70 @@ describe('OutboxRelay', () => {
     });
   });
 
+  describe('given the records handed over with their commit', () => {
+    /** Records read from the store (a read of ids only, for a page, does not count). */
+    const recordReads = () => {
+      const outbox = store.collection<OutboxRecord>(OUTBOX_COLLECTION);
+      const find = jest.spyOn(outbox, 'find');
+      return () => find.mock.calls.filter(([, options]) => options?.projection === undefined).length;
+    };
+
+    it('when kicked with them, then they are published without being read back from the store', async () => {
+      const records = Array.from({ length: 60 }, (_, i) => aRecord(i + 1));
+      await seed(...records);
+      const reads = recordReads();
+
+      relay.kick(records);
+      await flush();
+
+      expect(reads()).toBe(0);
+      expect(publish.mock.calls).toEqual(records.map((r) => [r.subject, r.eventId, r.payload]));
+      expect(await relay.pending()).toBe(0);
+    });
+
+    it('when some of the outbox was not handed over, then those are read from the store, and the order is the outbox order', async () => {
+      const records = Array.from({ length: 60 }, (_, i) => aRecord(i + 1));
+      await seed(...records);
+      const reads = recordReads();
+
+      relay.kick(records.filter((_, i) => i % 3 !== 0));
+      await flush();
+
+      expect(reads()).toBeGreaterThan(0);
+      expect(publish.mock.calls).toEqual(records.map((r) => [r.subject, r.eventId, r.payload]));
+    });
+
+    it('when a handed-over record is not in the store, then it is not published: the store says what is committed', async () => {
+      await seed(aRecord(1), aRecord(3));
+
+      relay.kick([aRecord(1), aRecord(2), aRecord(3)]);
+      await flush();
+
+      expect(publishedIds()).toEqual([aRecord(1).eventId, aRecord(3).eventId]);
+      // Not kept either: once it is committed, it is read from the store like any other.
+      await seed(aRecord(2));
+      const reads = recordReads();
+      relay.kick();
+      await flush();
+      expect(publishedIds()).toEqual([aRecord(1), aRecord(3), aRecord(2)].map((r) => r.eventId));
+      expect(reads()).toBe(1);
+    });
+
+    it('when more are handed over than it keeps, then the rest are read from the store and all are published in order', async () => {
+      const records = Array.from({ length: 5_200 }, (_, i) => aRecord(i + 1));
+      await seed(...records);
+      const reads = recordReads();
+
+      relay.kick(records);
+      await flush();
+
+      expect(publishedIds()).toEqual(records.map((r) => r.eventId));
+      // 5,000 kept: the last 200 are read, 25 at a time.
+      expect(reads()).toBe(8);
+      expect(await relay.pending()).toBe(0);
+    });
+  });
+
   describe('given an empty outbox', () => {
     it('when kicked, then nothing is published and it is settled', async () => {
       relay.kick();

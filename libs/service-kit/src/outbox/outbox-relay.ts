@@ -37,6 +37,11 @@ const PAGE = 500;
  * properties, reading a page of 500 records of several KB in one go held the loop 100 to 150 ms.
  */
 const READ_CHUNK = 25;
+/**
+ * Records told to the relay as committed (see `kick`) that it keeps until they are published: at
+ * most this many (about 17 MB of listings' records). Beyond, the rest are read from the store.
+ */
+const MAX_REMEMBERED = 5_000;
 const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 5000;
 
@@ -73,6 +78,12 @@ export class OutboxRelay {
   private published = 0;
   private failures = 0;
   private deadLettered = 0;
+  /**
+   * Records the writer handed over with their commit, by id, so that the relay publishes them
+   * without reading back from the store what was just written there (decoding several KB each).
+   * The store stays the truth: ids come from it, and what is not remembered is read from it.
+   */
+  private readonly remembered = new Map<string, OutboxRecord>();
 
   constructor(
     private readonly store: DocumentStore,
@@ -105,9 +116,17 @@ export class OutboxRelay {
     this.kick();
   }
 
-  /** Something was added to the outbox: drain it (now, or right after the current drain). */
-  kick(): void {
+  /**
+   * Something was added to the outbox: drain it (now, or right after the current drain).
+   * `committed`: the records just committed, when the writer has them at hand (never records of a
+   * commit that failed or has not completed).
+   */
+  kick(committed: Iterable<OutboxRecord> = []): void {
     if (this.stopped) return;
+    for (const record of committed) {
+      if (this.remembered.size >= MAX_REMEMBERED) break;
+      this.remembered.set(record._id, record);
+    }
     if (this.draining) {
       this.again = true;
       return;
@@ -138,6 +157,19 @@ export class OutboxRelay {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     await this.draining;
+    this.remembered.clear();
+  }
+
+  /** The records of these ids, in their order: remembered ones as they are, the others read from the store. */
+  private async recordsOf(ids: readonly string[]): Promise<OutboxRecord[]> {
+    const unknown = ids.filter((id) => !this.remembered.has(id));
+    const read = unknown.length === 0 ? [] : await this.outbox.find({ _id: { $in: unknown } });
+    const readById = new Map(read.map((record) => [record._id, record]));
+    // Only this relay deletes records, so every id of the page is still there.
+    return ids.flatMap((id) => {
+      const record = this.remembered.get(id) ?? readById.get(id);
+      return record ? [record] : [];
+    });
   }
 
   private async drain(): Promise<void> {
@@ -145,7 +177,11 @@ export class OutboxRelay {
       for (;;) {
         if (this.stopped) return;
         const ids = (await this.outbox.find({}, { sort: { _id: 1 }, limit: PAGE, projection: { _id: 1 } })).map((record) => record._id);
-        if (ids.length === 0) return;
+        if (ids.length === 0) {
+          // Everything committed is published: what is still remembered never reached the store.
+          this.remembered.clear();
+          return;
+        }
         // Pipelined on one connection, so the broker receives them in outbox order. Encoding a
         // page (up to 500 messages of several KB) in one go held the event loop for 100 to 240 ms:
         // the loop gets its turns between messages, as other long loops of the process do.
@@ -154,8 +190,7 @@ export class OutboxRelay {
         for (let start = 0; start < ids.length; start += READ_CHUNK) {
           const due = start > 0 ? eventLoopSlice.yieldIfDue() : undefined;
           if (due) await due;
-          // Only this relay deletes records, so every id of the page is still there.
-          const records = await this.outbox.find({ _id: { $in: ids.slice(start, start + READ_CHUNK) } }, { sort: { _id: 1 } });
+          const records = await this.recordsOf(ids.slice(start, start + READ_CHUNK));
           for (const [i, record] of records.entries()) {
             const turn = i > 0 ? eventLoopSlice.yieldIfDue() : undefined;
             if (turn) await turn;
@@ -179,6 +214,8 @@ export class OutboxRelay {
               { collection: outbox.name, deleteId: record._id },
             ]),
           ]);
+          for (const { _id } of acknowledged) this.remembered.delete(_id);
+          for (const { record } of dead) this.remembered.delete(record._id);
           this.published += acknowledged.length;
           this.deadLettered += dead.length;
           for (const { record, reason } of dead) this.logger.error(`integration event ${record.eventId} can never be published (${reason}); kept in ${this.collections.deadLetters.name}`);
