@@ -16,8 +16,8 @@
 const SHARD_BITS = 6;
 const SHARDS = 2 ** SHARD_BITS;
 
-/** The map of 2^bits a key falls in. */
-export function shardIndexOf(key: unknown, bits = SHARD_BITS): number {
+/** The map a key falls in. */
+export function shardIndexOf(key: unknown): number {
   let hash: number;
   if (typeof key === 'string') {
     // FNV-1a over the tail.
@@ -29,7 +29,7 @@ export function shardIndexOf(key: unknown, bits = SHARD_BITS): number {
     return 0;
   }
   // Fibonacci hashing: the top bits of the product.
-  return Math.imul(hash, 0x9e3779b1) >>> (32 - bits);
+  return Math.imul(hash, 0x9e3779b1) >>> (32 - SHARD_BITS);
 }
 
 export class ShardedMap<K, V> implements Map<K, V> {
