@@ -79,7 +79,7 @@ describe('alerts under crashes, restarts, duplicates and deletions', () => {
     const jsm = await nats.jetstreamManager();
     const js = nats.jetstream();
     // Published again under other message ids: JetStream's duplicate window cannot drop them.
-    const created = await jsm.streams.getMessage(LISTINGS_INTEGRATION_STREAM, { last_by_subj: LISTINGS_INTEGRATION_SUBJECTS.propertyCreated });
+    const created = await jsm.streams.getMessage(LISTINGS_INTEGRATION_STREAM, { last_by_subj: LISTINGS_INTEGRATION_SUBJECTS.advertEvent('property.ad.create') });
     expect(created.json<{ document: PropertyDocument }>().document.adverts[0]?.url).toBe(flat['url']);
     await js.publish(created.subject, created.data, { msgID: `replayed-${Date.now()}` });
     const notification = await jsm.streams.getMessage(ALERT_NOTIFICATIONS_STREAM, { last_by_subj: 'alerts.notifications.v1' });

@@ -17,7 +17,7 @@ import {
 } from '../domain';
 import { aSnapshot } from '../domain/snapshot.fixture';
 import type { AdvertChange } from './advert-states.projection';
-import { changedFields, integrationEventsOf, IntegrationOutboxProjection } from './integration-outbox.projection';
+import { changedFields, integrationEventOf, IntegrationOutboxProjection } from './integration-outbox.projection';
 import type { PropertyChange } from './property-documents.projection';
 import { OUTBOX_COLLECTION, outboxId, type OutboxRecord } from './read-models';
 import type { UnitOfWork } from './unit-of-work';
@@ -68,9 +68,10 @@ function documentOf(propertyId: string, adverts: AdvertState[]): PropertyDocumen
   return buildPropertyDocument({ propertyId, adverts, city: null, stations: [] });
 }
 
-/** Every event must satisfy the contract consumers validate against. */
-function expectValid(events: ListingsIntegrationEvent[]): void {
-  for (const event of events) expect(listingsIntegrationEventSchema.parse(event)).toEqual(event);
+/** An event must satisfy the contract consumers validate against. */
+function expectValid(event: ListingsIntegrationEvent | null): void {
+  expect(event).not.toBeNull();
+  expect(listingsIntegrationEventSchema.parse(event)).toEqual(event);
 }
 
 const agency = published();
@@ -127,31 +128,14 @@ describe('changedFields', () => {
   });
 });
 
-describe('integrationEventsOf', () => {
+describe('integrationEventOf', () => {
   describe('given an advert assigned to the property it founds', () => {
     const change = changeOf(agency, assignment(agency, PROPERTY_ID), 42);
     const property: PropertyChange = { propertyId: PROPERTY_ID, before: null, after: documentOf(PROPERTY_ID, [change.next]) };
-    const events = integrationEventsOf(change, property);
+    const event = integrationEventOf(change, property);
 
-    it('then the property creation and the advert creation are announced, in that order', () => {
-      expect(events.map((e) => [e.type, e.type === 'advert.event' ? e.kind : null])).toEqual([
-        ['property.created', null],
-        ['advert.event', 'property.ad.create'],
-      ]);
-    });
-
-    it('then the property creation carries the new document under a per-property id', () => {
-      expect(events[0]).toEqual({
-        id: `property-created:${PROPERTY_ID}`,
-        type: 'property.created',
-        propertyId: PROPERTY_ID,
-        occurredAt: change.domainEvent.data.at,
-        document: property.after,
-      });
-    });
-
-    it('then the advert creation has the id of revision 0 and occurs at the advert creation', () => {
-      expect(events[1]).toEqual({
+    it('then the advert creation alone announces it, under the id of revision 0, at the advert creation, with the new document', () => {
+      expect(event).toEqual({
         id: webhookEventId(agency.uuid, 0, 'property.ad.create'),
         type: 'advert.event',
         kind: 'property.ad.create',
@@ -164,12 +148,12 @@ describe('integrationEventsOf', () => {
       });
     });
 
-    it('then every event satisfies the integration contract', () => {
-      expectValid(events);
+    it('then the event satisfies the integration contract', () => {
+      expectValid(event);
     });
 
-    it('when the same change is replayed, then the same events with the same ids come out', () => {
-      expect(integrationEventsOf(change, property)).toEqual(events);
+    it('when the same change is replayed, then the same event with the same id comes out', () => {
+      expect(integrationEventOf(change, property)).toEqual(event);
     });
   });
 
@@ -181,42 +165,34 @@ describe('integrationEventsOf', () => {
       const change = changeOf(recrawledFirst, assigned, 45);
       const document = documentOf(PROPERTY_ID, [change.next]);
 
-      const created = integrationEventsOf(change, { propertyId: PROPERTY_ID, before: document, after: document });
+      const created = integrationEventOf(change, { propertyId: PROPERTY_ID, before: document, after: document });
 
       expect(assigned.data.at).not.toBe(agency.createdAt);
-      expect(created).toEqual([expect.objectContaining({ kind: 'property.ad.create', occurredAt: agency.createdAt })]);
+      expect(created).toEqual(expect.objectContaining({ kind: 'property.ad.create', occurredAt: agency.createdAt }));
       expectValid(created);
     });
   });
 
   describe('given a second advert joining an existing property', () => {
-    const change = changeOf(privateSeller, assignment(privateSeller, PROPERTY_ID, agency.uuid), 43);
-    const property: PropertyChange = {
-      propertyId: PROPERTY_ID,
-      before: documentOf(PROPERTY_ID, [assignedAgency]),
-      after: documentOf(PROPERTY_ID, [assignedAgency, change.next]),
-    };
-    const events = integrationEventsOf(change, property);
-
-    it('then the property is announced changed at this position with the fields that changed, and the advert as created', () => {
-      const [propertyChanged, advertCreated] = events;
-      expect(events).toHaveLength(2);
-      expect(propertyChanged).toMatchObject({
-        id: `property-changed:${PROPERTY_ID}:43`,
-        type: 'property.changed',
+    it('then the advert creation announces it, with the document holding both adverts', () => {
+      const change = changeOf(privateSeller, assignment(privateSeller, PROPERTY_ID, agency.uuid), 43);
+      const property: PropertyChange = {
         propertyId: PROPERTY_ID,
-        document: property.after,
-      });
-      expect(propertyChanged?.type === 'property.changed' && propertyChanged.changedFields).toEqual(
-        expect.arrayContaining(['adverts', 'publisherTypes']),
-      );
-      expect(advertCreated).toMatchObject({
+        before: documentOf(PROPERTY_ID, [assignedAgency]),
+        after: documentOf(PROPERTY_ID, [assignedAgency, change.next]),
+      };
+
+      const event = integrationEventOf(change, property);
+
+      expect(event).toMatchObject({
         id: webhookEventId(privateSeller.uuid, 0, 'property.ad.create'),
+        type: 'advert.event',
         kind: 'property.ad.create',
         advertId: privateSeller.uuid,
         propertyId: PROPERTY_ID,
+        document: property.after,
       });
-      expectValid(events);
+      expectValid(event);
     });
   });
 
@@ -225,9 +201,35 @@ describe('integrationEventsOf', () => {
       const otherProperty = propertyIdFor(privateSeller.uuid);
       const change = changeOf(assignedAgency, assignment(assignedAgency, otherProperty, privateSeller.uuid), 50);
 
-      const events = integrationEventsOf(change, null);
+      expect(integrationEventOf(change, null)).toBeNull();
+    });
 
-      expect(events).toEqual([]);
+    it('when it founds the property it moves to, then the property creation announces it', () => {
+      const otherProperty = propertyIdFor(privateSeller.uuid);
+      const change = changeOf(assignedAgency, assignment(assignedAgency, otherProperty), 51);
+      const property: PropertyChange = { propertyId: otherProperty, before: null, after: documentOf(otherProperty, [change.next]) };
+
+      const event = integrationEventOf(change, property);
+
+      expect(event).toEqual({ id: `property-created:${otherProperty}`, type: 'property.created', propertyId: otherProperty, occurredAt: change.domainEvent.data.at, document: property.after });
+      expectValid(event);
+    });
+
+    it('when it joins an existing property, then the property change announces it, with the fields that moved', () => {
+      const otherProperty = propertyIdFor(privateSeller.uuid);
+      const seller = evolve(privateSeller, assignment(privateSeller, otherProperty));
+      const change = changeOf(assignedAgency, assignment(assignedAgency, otherProperty, privateSeller.uuid), 52);
+      const property: PropertyChange = {
+        propertyId: otherProperty,
+        before: documentOf(otherProperty, [seller]),
+        after: documentOf(otherProperty, [seller, change.next]),
+      };
+
+      const event = integrationEventOf(change, property);
+
+      expect(event).toMatchObject({ id: `property-changed:${otherProperty}:52`, type: 'property.changed', propertyId: otherProperty, document: property.after });
+      expect(event?.type === 'property.changed' && event.changedFields).toEqual(expect.arrayContaining(['adverts', 'publisherTypes']));
+      expectValid(event);
     });
   });
 
@@ -238,19 +240,11 @@ describe('integrationEventsOf', () => {
       before: documentOf(PROPERTY_ID, [assignedAgency]),
       after: documentOf(PROPERTY_ID, [change.next]),
     };
-    const events = integrationEventsOf(change, property);
+    const event = integrationEventOf(change, property);
 
-    it('then the property is announced changed with price and price per metre', () => {
-      const propertyChanged = events.find((e) => e.type === 'property.changed');
-      expect(propertyChanged).toMatchObject({ id: `property-changed:${PROPERTY_ID}:60`, occurredAt: '2026-03-05T08:00:00+00:00' });
-      expect(propertyChanged?.type === 'property.changed' && [...propertyChanged.changedFields].sort()).toEqual(['price', 'pricePerMeter']);
-    });
-
-    it('then the advert event is ad.update.price, under the revision of the stored event, with the price history entry', () => {
-      const advertEvent = events.find((e) => e.type === 'advert.event');
-
+    it('then it alone announces the change (no separate property change): ad.update.price, under the revision of the stored event, with the price history entry', () => {
       expect(change.event.revision).toBe(assignedAgency.version);
-      expect(advertEvent).toEqual({
+      expect(event).toEqual({
         id: webhookEventId(agency.uuid, change.event.revision, 'ad.update.price'),
         type: 'advert.event',
         kind: 'ad.update.price',
@@ -269,20 +263,19 @@ describe('integrationEventsOf', () => {
       });
     });
 
-    it('then exactly these two events come out, all valid', () => {
-      expect(events).toHaveLength(2);
-      expectValid(events);
+    it('then the event is valid', () => {
+      expectValid(event);
     });
 
     it('when the property document was already past this change (same document before and after), then only the advert event comes out, with that document', () => {
       const current = property.after;
-      const events = integrationEventsOf(change, { propertyId: PROPERTY_ID, before: current, after: current });
-      expect(events.map((e) => e.type)).toEqual(['advert.event']);
-      expect(events[0]?.document).toBe(current);
+      const again = integrationEventOf(change, { propertyId: PROPERTY_ID, before: current, after: current });
+      expect(again?.type).toBe('advert.event');
+      expect(again?.document).toBe(current);
     });
 
     it('when no document of the property can be had, then nothing comes out (a matcher could not test it)', () => {
-      expect(integrationEventsOf(change, null)).toEqual([]);
+      expect(integrationEventOf(change, null)).toBeNull();
     });
   });
 
@@ -295,11 +288,10 @@ describe('integrationEventsOf', () => {
         after: documentOf(PROPERTY_ID, [change.next]),
       };
 
-      const events = integrationEventsOf(change, property);
+      const event = integrationEventOf(change, property);
 
-      expect(events).toHaveLength(1);
-      expect(events[0]).toMatchObject({ type: 'advert.event', kind: 'property.ad.update', adEvent: null, changedFields: ['contact'] });
-      expectValid(events);
+      expect(event).toMatchObject({ type: 'advert.event', kind: 'property.ad.update', adEvent: null, changedFields: ['contact'] });
+      expectValid(event);
     });
   });
 
@@ -313,7 +305,7 @@ describe('integrationEventsOf', () => {
         after: documentOf(PROPERTY_ID, [change.next]),
       };
 
-      expect(integrationEventsOf(change, property)).toEqual([]);
+      expect(integrationEventOf(change, property)).toBeNull();
     });
   });
 
@@ -322,7 +314,7 @@ describe('integrationEventsOf', () => {
       const change = crawl(agency, { price: 275_000, seenAt: '2026-03-05T08:00:00Z' }, 90);
       const property: PropertyChange = { propertyId: PROPERTY_ID, before: null, after: documentOf(PROPERTY_ID, [assignedAgency]) };
 
-      expect(integrationEventsOf(change, property)).toEqual([]);
+      expect(integrationEventOf(change, property)).toBeNull();
     });
   });
 });
@@ -335,24 +327,22 @@ describe('IntegrationOutboxProjection', () => {
     return { uow, puts };
   }
 
-  it('given a change with two events, when applied, then each is put in the outbox in order, under its subject, at the change position', () => {
+  it('given a change with an event, when applied, then it is put in the outbox under its subject, at the change position, as JSON', () => {
     const store = new EmbeddedDocumentStore();
     const projection = new IntegrationOutboxProjection(store);
     const { uow, puts } = recordingUnitOfWork();
     const change = changeOf(agency, assignment(agency, PROPERTY_ID), 42);
     const property: PropertyChange = { propertyId: PROPERTY_ID, before: null, after: documentOf(PROPERTY_ID, [change.next]) };
-    const events = integrationEventsOf(change, property);
+    const event = integrationEventOf(change, property);
 
     const count = projection.apply(change, property, uow);
 
-    expect(count).toBe(2);
+    expect(count).toBe(1);
     const withoutPayload = ({ collection, doc: { payload: _payload, ...doc } }: { collection: string; doc: OutboxRecord }) => ({ collection, doc });
     expect(puts.map(withoutPayload)).toEqual([
-      { collection: OUTBOX_COLLECTION.name, doc: { _id: outboxId(42, 0), revision: 42, subject: 'listings.events.property-created.v1', eventId: events[0]?.id } },
-      { collection: OUTBOX_COLLECTION.name, doc: { _id: outboxId(42, 1), revision: 42, subject: 'listings.events.advert.property.ad.create.v1', eventId: events[1]?.id } },
+      { collection: OUTBOX_COLLECTION.name, doc: { _id: outboxId(42, 0), revision: 42, subject: 'listings.events.advert.property.ad.create.v1', eventId: event?.id } },
     ]);
-    // Each payload is its event as JSON (the shared document serialized once, placed last).
-    expect(puts.map(({ doc }) => JSON.parse(doc.payload) as unknown)).toEqual(events.map((event) => JSON.parse(JSON.stringify(event)) as unknown));
+    expect(puts.map(({ doc }) => JSON.parse(doc.payload) as unknown)).toEqual([JSON.parse(JSON.stringify(event)) as unknown]);
     for (const { doc } of puts) expect(listingsIntegrationEventSchema.safeParse(JSON.parse(doc.payload)).success).toBe(true);
   });
 

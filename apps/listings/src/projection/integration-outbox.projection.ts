@@ -12,36 +12,38 @@ const WATCHED_FIELDS: (keyof PropertyDocument)[] = [
   'landSurface', 'room', 'bedroom', 'floor', 'elevator', 'furnished', 'expired', 'expiredAt', 'locations', 'pictures', 'city',
 ];
 
+/** Same value: primitives compared as they are, arrays and objects by their JSON (no per-field string for a number). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 export function changedFields(before: PropertyDocument, after: PropertyDocument): string[] {
-  const changed = WATCHED_FIELDS.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field])).map(String);
+  const changed = WATCHED_FIELDS.filter((field) => !sameValue(before[field], after[field])).map(String);
   if (before.adverts.length !== after.adverts.length) changed.push('adverts');
   return changed;
 }
 
 /**
- * The integration events one advert change causes (`property`: the document before and after it;
- * the same document twice when the documents were already past this change), with ids that are stable across replays:
- * `property-created:<property>`, `property-changed:<property>:<position>`, and the advert's
- * webhook event (`<advert>:<revision>:<kind>`).
+ * The integration event one advert change causes, if any (`property`: the document before and
+ * after it; the same document twice when the documents were already past this change), with an id
+ * that is stable across replays. A change is announced once: by its advert's webhook event
+ * (`<advert>:<revision>:<kind>`) when it has one, which carries the property's document as the
+ * change left it, so a matcher learns from it everything a property event would have told it;
+ * otherwise, when the property was created or a watched field of it moved, by
+ * `property-created:<property>` or `property-changed:<property>:<position>`. (Announcing both
+ * doubled what every change cost to write, publish, store and match, for the same decisions.)
  */
-export function integrationEventsOf(change: AdvertChange, property: PropertyChange | null): ListingsIntegrationEvent[] {
+export function integrationEventOf(change: AdvertChange, property: PropertyChange | null): ListingsIntegrationEvent | null {
   const { event, advertId, domainEvent, previous } = change;
   const propertyId = change.next.propertyId;
   // Without its property's document no event can be sent: a matcher tests the document.
-  if (propertyId === null || property === null) return [];
-  const at = domainEvent.data.at;
-  const out: ListingsIntegrationEvent[] = [];
-  if (!property.before) {
-    out.push({ id: `property-created:${propertyId}`, type: 'property.created', propertyId, occurredAt: at, document: property.after });
-  } else {
-    const fields = changedFields(property.before, property.after);
-    if (fields.length > 0) {
-      out.push({ id: `property-changed:${propertyId}:${event.position}`, type: 'property.changed', propertyId, occurredAt: at, changedFields: fields, document: property.after });
-    }
-  }
+  if (propertyId === null || property === null) return null;
+  const document = property.after;
   if (domainEvent.type === ADVERT_EVENT_TYPES.assignedToProperty && (previous?.propertyId ?? null) === null) {
     // The advert's creation is announced once it belongs to a property (same commit as its publication).
-    out.push({
+    return {
       id: webhookEventId(advertId, 0, 'property.ad.create'),
       type: 'advert.event',
       kind: 'property.ad.create',
@@ -50,29 +52,23 @@ export function integrationEventsOf(change: AdvertChange, property: PropertyChan
       occurredAt: change.next.createdAt,
       adEvent: null,
       changedFields: [],
-      document: property.after,
-    });
-  } else {
-    const integration = toIntegrationEvent(advertId, event.revision, domainEvent);
-    if (integration && integration.kind !== 'property.ad.create') {
-      out.push({
-        id: integration.id,
-        type: 'advert.event',
-        kind: integration.kind,
-        propertyId,
-        advertId,
-        occurredAt: integration.occurredAt,
-        adEvent: integration.adEvent,
-        changedFields: integration.changedFields,
-        document: property.after,
-      });
-    }
+      document,
+    };
   }
-  return out;
+  const integration = toIntegrationEvent(advertId, event.revision, domainEvent);
+  if (integration && integration.kind !== 'property.ad.create') {
+    const { kind, occurredAt, adEvent, changedFields: fields } = integration;
+    return { id: integration.id, type: 'advert.event', kind, propertyId, advertId, occurredAt, adEvent, changedFields: fields, document };
+  }
+  const at = domainEvent.data.at;
+  if (!property.before) return { id: `property-created:${propertyId}`, type: 'property.created', propertyId, occurredAt: at, document };
+  const fields = changedFields(property.before, document);
+  if (fields.length === 0) return null;
+  return { id: `property-changed:${propertyId}:${event.position}`, type: 'property.changed', propertyId, occurredAt: at, changedFields: fields, document };
 }
 
 /**
- * The integration outbox: the events to publish for each change, written in the same commit as
+ * The integration outbox: the event to publish for each change that has one, written in the same commit as
  * the change itself and published from there by the relay. Its checkpoint survives read-model
  * rebuilds, so a rebuild does not announce the past again.
  */
@@ -84,26 +80,17 @@ export class IntegrationOutboxProjection {
     store.collection<OutboxRecord>(OUTBOX_COLLECTION);
   }
 
+  /** Puts the change's integration event, if any, in the outbox; returns how many it put (0 or 1). */
   apply(change: AdvertChange, property: PropertyChange | null, uow: UnitOfWork): number {
-    const events = integrationEventsOf(change, property);
-    // The events of one change carry the same document: it is serialized once for all of them.
-    const documentJson = events.length > 0 && property ? JSON.stringify(property.after) : '';
-    events.forEach((event, index) => {
-      uow.put(OUTBOX_COLLECTION.name, {
-        _id: outboxId(change.event.position, index),
-        revision: change.event.position,
-        subject: integrationSubjectOf(event),
-        eventId: event.id,
-        payload: eventJson(event, documentJson),
-      } as OutboxRecord);
-    });
-    return events.length;
+    const event = integrationEventOf(change, property);
+    if (event === null) return 0;
+    uow.put(OUTBOX_COLLECTION.name, {
+      _id: outboxId(change.event.position, 0),
+      revision: change.event.position,
+      subject: integrationSubjectOf(event),
+      eventId: event.id,
+      payload: JSON.stringify(event),
+    } as OutboxRecord);
+    return 1;
   }
-}
-
-/** `JSON.stringify(event)`, with the event's document given already serialized (as its last member). */
-export function eventJson(event: ListingsIntegrationEvent, documentJson: string): string {
-  const { document: _document, ...rest } = event;
-  const head = JSON.stringify(rest);
-  return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"document":${documentJson}}`;
 }

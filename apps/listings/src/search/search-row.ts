@@ -159,7 +159,9 @@ function eventRowOf(event: AdvertEvent): SearchEventRow[] {
 /** Duplicates answer every phrase alike: a property's text usually repeats its lead advert's. */
 function distinctTokenTexts(texts: readonly string[]): string[] {
   const joined = new Set<string>();
-  for (const text of texts) {
+  // The same text tokenizes the same: each is folded once (the document's own title and
+  // description are its lead advert's).
+  for (const text of new Set(texts)) {
     const tokens = tokenize(text);
     if (tokens.length > 0) joined.add(tokens.join(' '));
   }

@@ -7,6 +7,11 @@ import type { PropertyDocument } from './property-document';
  * `Nats-Msg-Id`: JetStream drops a republished one within its duplicate window, and consumers
  * drop older duplicates by id (a replay or a crash between publish and outbox clean-up publishes
  * the same id again, never a different event under it).
+ *
+ * Each projected change is announced by one event at most: the advert's webhook event when the
+ * change has one (`advert.event`, carrying the property's document as the change left it);
+ * otherwise `property.created` when the change founded the property, or `property.changed` when it
+ * moved a watched field of the document (an advert regrouped, for instance).
  */
 export const LISTINGS_INTEGRATION_STREAM = 'LISTINGS_INTEGRATION';
 export const LISTINGS_INTEGRATION_SUBJECTS = {
