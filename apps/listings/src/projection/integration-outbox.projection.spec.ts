@@ -68,6 +68,11 @@ function documentOf(propertyId: string, adverts: AdvertState[]): PropertyDocumen
   return buildPropertyDocument({ propertyId, adverts, city: null, stations: [] });
 }
 
+/** The property change of an advert joining a property of `members`. */
+function joining(propertyId: string, members: AdvertState[], change: AdvertChange): PropertyChange {
+  return { propertyId, before: documentOf(propertyId, members), after: documentOf(propertyId, [...members, change.next]) };
+}
+
 /** An event must satisfy the contract consumers validate against. */
 function expectValid(event: ListingsIntegrationEvent | null): void {
   expect(event).not.toBeNull();
@@ -176,11 +181,7 @@ describe('integrationEventOf', () => {
   describe('given a second advert joining an existing property', () => {
     it('then the advert creation announces it, with the document holding both adverts', () => {
       const change = changeOf(privateSeller, assignment(privateSeller, PROPERTY_ID, agency.uuid), 43);
-      const property: PropertyChange = {
-        propertyId: PROPERTY_ID,
-        before: documentOf(PROPERTY_ID, [assignedAgency]),
-        after: documentOf(PROPERTY_ID, [assignedAgency, change.next]),
-      };
+      const property = joining(PROPERTY_ID, [assignedAgency], change);
 
       const event = integrationEventOf(change, property);
 
@@ -219,11 +220,7 @@ describe('integrationEventOf', () => {
       const otherProperty = propertyIdFor(privateSeller.uuid);
       const seller = evolve(privateSeller, assignment(privateSeller, otherProperty));
       const change = changeOf(assignedAgency, assignment(assignedAgency, otherProperty, privateSeller.uuid), 52);
-      const property: PropertyChange = {
-        propertyId: otherProperty,
-        before: documentOf(otherProperty, [seller]),
-        after: documentOf(otherProperty, [seller, change.next]),
-      };
+      const property = joining(otherProperty, [seller], change);
 
       const event = integrationEventOf(change, property);
 
