@@ -20,9 +20,11 @@ import { ShardedMap } from './sharded-map';
  * Forgetting a value others still hold is harmless: the next `internString` of it starts a new
  * shared copy.
  */
-/** Split in maps by each value's tail (see `ShardedMap`): no growth of the pool copies much of it at once. */
+
+// Split in maps by each value's tail (see `ShardedMap`): no growth of the pool copies much of it at once.
 const pool = new ShardedMap<string, string>();
 
+/** The pool's copy of `value`, which becomes that copy when the pool has none. */
 export function internString(value: string): string {
   const shared = pool.get(value);
   if (shared !== undefined) return shared;
