@@ -59,6 +59,7 @@ describe('gateway request ids, access log and HTTP metrics (real NATS, a geo ser
   let gateway: NestFastifyApplication;
   let gatewayUrl: string;
   let listingsStub: NatsConnection;
+  let gatewayNats: NatsConnection;
   const lines: Record<string, unknown>[] = [];
   const raw: string[] = [];
   const ingestHeaders: (MsgHdrs | undefined)[] = [];
@@ -89,16 +90,18 @@ describe('gateway request ids, access log and HTTP metrics (real NATS, a geo ser
     await listingsStub.flush();
 
     const config = loadConfig('gateway', gatewayConfigSchema, { NATS_URL: server.url, API_KEYS: API_KEY, ADMIN_API_KEY: ADMIN_KEY, DATA_DIR: dataDir, RPC_TIMEOUT_MS: '2000', RATE_LIMIT_REQUESTS: '0' });
-    const nats = await connectNats(config.NATS_URL, { name: 'gateway', timeoutMs: 2000 });
+    gatewayNats = await connectNats(config.NATS_URL, { name: 'gateway', timeoutMs: 2000 });
     const adapter = new FastifyAdapter(gatewayFastifyOptions(config));
     installRequestTelemetry(adapter.getInstance());
-    gateway = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(config, nats), adapter, { logger: processNestLogger() });
+    gateway = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(config, gatewayNats), adapter, { logger: processNestLogger() });
     await gateway.listen(0, '127.0.0.1');
     gatewayUrl = await gateway.getUrl();
   });
 
   afterAll(async () => {
     await gateway?.close();
+    // As the gateway's main does: the application does not own the connection it was given.
+    await gatewayNats?.drain();
     await geo?.close();
     await listingsStub?.drain();
     await server?.stop();

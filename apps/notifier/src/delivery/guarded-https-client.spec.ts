@@ -225,7 +225,8 @@ describe('GuardedHttpsClient', () => {
     expect(outcome.durationMs).toBeGreaterThanOrEqual(290);
     expect(outcome.durationMs).toBeLessThan(1000);
     expect(server.requests).toHaveLength(1);
-    await expect(Promise.race([server.closedSockets.then(() => 'closed'), delay(1000).then(() => 'still open')])).resolves.toBe('closed');
+    // Unreferenced: the losing timer must not keep the test process alive after the last test.
+    await expect(Promise.race([server.closedSockets.then(() => 'closed'), delay(1000, 'still open', { ref: false })])).resolves.toBe('closed');
   });
 
   it("stops when the caller's signal aborts", async () => {
