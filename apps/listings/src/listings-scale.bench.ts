@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AdvertSnapshot, ProjectionStatusReply } from '@immo/contracts';
 import { withTemporaryStack, type RunningStack } from '@immo/stack';
-import type { Measurement, Scenario } from '@immo/testing';
+import { CpuWaitSampler, describeCpuWait, type Measurement, type Scenario } from '@immo/testing';
 import { generateDataset } from '../demo/generate-snapshots';
 import { realCommunes } from '../demo/real-communes';
 import { ingestBodies, rejected, rejections, requestBodies, settled, status } from '../test/stack-ingestion';
@@ -48,6 +48,16 @@ function diskBytes(path: string): number {
 
 const mib = (bytes: number) => `${(bytes / MIB).toFixed(0)} MiB`;
 
+/**
+ * Listings' main thread's wait for a CPU over a phase, reported beside its event-loop delays:
+ * on this 2-core machine the stack's processes share the cores with the loader, and a delay is
+ * either work on the loop or a CPU the loop did not get.
+ */
+function listingsCpuWait(stack: RunningStack): CpuWaitSampler | null {
+  const pid = stack.pids['listings'];
+  return pid === undefined ? null : new CpuWaitSampler(pid);
+}
+
 function vitals(stack: RunningStack, current: ProjectionStatusReply, dataDir: string): string {
   const memory = residentMemory(stack.pids['listings']);
   return (
@@ -67,12 +77,13 @@ async function timedIngestion(
 ): Promise<Measurement> {
   rejected.count = 0;
   rejected.reasons.clear();
+  const cpuWait = listingsCpuWait(stack);
   const started = performance.now();
   const accepted = await ingestBodies(stack, bodies);
   const done = await settled(stack);
   const wallMs = performance.now() - started;
   const { label, notes } = describe(accepted, done);
-  return { label, samplesMs: [wallMs], wallMs, operations: accepted, notes: `${notes}; ${rejections()}; ${vitals(stack, done, dataDir)}` };
+  return { label, samplesMs: [wallMs], wallMs, operations: accepted, notes: `${notes}; ${rejections()}; ${vitals(stack, done, dataDir)}; ${describeCpuWait(cpuWait?.stop() ?? null)}` };
 }
 
 /** The load of one chunk of goods, serialized as POST bodies. */
@@ -123,6 +134,7 @@ const scale: Scenario = {
     const prepared = prepareLoad();
     return withTemporaryStack(ROOT, async (stack) => {
       const dataDir = stack.dataDir;
+      const cpuWait = listingsCpuWait(stack);
       const started = performance.now();
       let snapshotCount = 0;
       let goodsLoaded = 0;
@@ -139,7 +151,7 @@ const scale: Scenario = {
         samplesMs: [loadMs],
         wallMs: loadMs,
         operations: snapshotCount,
-        notes: `${snapshotCount} snapshots end to end over ${prepared.communes} communes; ${rejections()}; dead letters ${loaded.outboxDeadLetters}; ${vitals(stack, loaded, dataDir)}`,
+        notes: `${snapshotCount} snapshots end to end over ${prepared.communes} communes; ${rejections()}; dead letters ${loaded.outboxDeadLetters}; ${vitals(stack, loaded, dataDir)}; ${describeCpuWait(cpuWait?.stop() ?? null)}`,
       };
 
       await stack.stopApp('listings');

@@ -6,3 +6,4 @@ export * from './webhook-receiver';
 export * from './http-load';
 export * from './processes-idle';
 export * from './event-loop-turns';
+export * from './cpu-wait';
