@@ -24,7 +24,7 @@ import { ListingsController } from './listings.controller';
 import { ListingsRuntime } from './listings-runtime';
 import { registerListingsMetrics } from './listings.metrics';
 import { createListingsProjections } from './projection/create-projections';
-import { ADVERTS_COLLECTION, PROPERTIES_COLLECTION, type AdvertRecord, type PropertyRecord } from './projection/read-models';
+import { ADVERTS_COLLECTION, type AdvertRecord } from './projection/read-models';
 import { PropertyQueries } from './queries/property-queries';
 
 export interface ListingsModuleOptions {
@@ -92,13 +92,12 @@ export class ListingsModule {
       publish: await openOutboxPublisher(nats, LISTINGS_INTEGRATION_STREAM_SETTINGS),
       searchIndexSnapshotFile: join(listingsDataDir(config), 'search-index.snapshot'),
     });
-    const adverts = documentStore.collection<AdvertRecord>(ADVERTS_COLLECTION);
     const ingestion = new IngestionService(eventStore, geo, directory.matcher, {
       projected: async (advertId) => {
-        const record = await adverts.findById(advertId);
+        const record = await runner.advertRecord(advertId);
         return record ? { state: record.state, revision: record.revision } : null;
       },
-      readAhead: advertReadAhead(adverts, documentStore.collection<PropertyRecord>(PROPERTIES_COLLECTION), directory.matcher),
+      readAhead: advertReadAhead(documentStore.collection<AdvertRecord>(ADVERTS_COLLECTION)),
       lagLimit: new ProjectionLagLimit(MAX_UNPROJECTED_APPENDS, (position) => runner.waitFor(position), PROJECTION_WAIT_MS),
     });
     const gate = new IngestionGate();

@@ -49,9 +49,9 @@ export interface IngestionCounters {
 }
 
 /**
- * An advert's state as last projected (the advert-states read model), or null when the advert was
- * never projected. It may lag behind the log: an append decided on a stale state fails its revision
- * check, and the decision is taken again on the stream's own events.
+ * An advert's state as the advert-states projection last applied it (committed or not), or null
+ * when the advert was never projected. It may lag behind the log: an append decided on a stale
+ * state fails its revision check, and the decision is taken again on the stream's own events.
  */
 export type ProjectedAdvertLookup = (advertId: string) => Promise<Current | null>;
 

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { DocumentCollection, DocumentStore } from '@immo/document-store';
 import type { RecordedEvent } from '@immo/event-store';
 import { ADVERT_STREAM_PREFIX, evolve, fromRecordedEvent, type AdvertDomainEvent, type AdvertState } from '../domain';
@@ -22,6 +23,11 @@ export class AdvertStatesProjection {
   static readonly NAME = 'advert-states';
   readonly name = AdvertStatesProjection.NAME;
   private readonly adverts: DocumentCollection<AdvertRecord>;
+  /**
+   * Records ingestion read from the store, kept for this projection's read of the same advert a
+   * moment later (its event follows within the projection's lag), so each is decoded once.
+   */
+  private readonly readByIngestion = new LRUCache<string, AdvertRecord>({ max: 2_000 });
 
   constructor(
     store: DocumentStore,
@@ -37,7 +43,7 @@ export class AdvertStatesProjection {
 
   async apply(event: RecordedEvent, uow: UnitOfWork): Promise<AdvertChange | null> {
     const advertId = event.streamName.slice(ADVERT_STREAM_PREFIX.length);
-    const record = await uow.read<AdvertRecord>(ADVERTS_COLLECTION.name, advertId, (id) => this.adverts.findById(id));
+    const record = await uow.read<AdvertRecord>(ADVERTS_COLLECTION.name, advertId, (id) => this.stateBefore(id, event.revision));
     const previous = record?.state ?? null;
     // `version` counts folded events: a revision below it is already in the state.
     if (previous && event.revision < previous.version) return null;
@@ -52,6 +58,33 @@ export class AdvertStatesProjection {
     }
     if (next.propertyId !== null) uow.addMember(next.propertyId, advertId);
     return { event, advertId, domainEvent, previous, next };
+  }
+
+  /** An advert's stored record, for ingestion to decide on; kept a moment for `apply` (see `stateBefore`). */
+  async storedRecord(advertId: string): Promise<AdvertRecord | null> {
+    const record = await this.adverts.findById(advertId);
+    if (record) this.readByIngestion.set(advertId, record);
+    return record;
+  }
+
+  /**
+   * The record an advert event at `revision` applies to, when neither the batch nor the cache has
+   * it: the one ingestion read, if it is exactly the state before this event (one revision
+   * below), or else the store's. A record ingestion read before a later change committed is
+   * older than that: it is never taken for current.
+   */
+  private async stateBefore(advertId: string, revision: number): Promise<AdvertRecord | null> {
+    const read = this.readByIngestion.get(advertId);
+    if (read !== undefined) {
+      this.readByIngestion.delete(advertId);
+      if (read.revision === revision - 1) return read;
+    }
+    return this.adverts.findById(advertId);
+  }
+
+  /** Forgets what ingestion read (the read models are being rebuilt). */
+  clear(): void {
+    this.readByIngestion.clear();
   }
 
   /** States of a property's adverts as of this batch. */

@@ -15,7 +15,7 @@ import { IngestionService } from '../ingestion/ingestion.service';
 import { criteriaOf } from '../search/property-document.fixture';
 import { createListingsProjections, type ListingsProjections } from './create-projections';
 import { LISTINGS_INTEGRATION_STREAM_SETTINGS, openOutboxPublisher, type PublishIntegrationEvent } from '@immo/service-kit';
-import { CHECKPOINTS_COLLECTION, PROPERTIES_COLLECTION, type PropertyRecord } from './read-models';
+import { ADVERTS_COLLECTION, CHECKPOINTS_COLLECTION, PROPERTIES_COLLECTION, type AdvertRecord, type PropertyRecord } from './read-models';
 
 /** Reference data is the geo service's business; here a deterministic stand-in answers. */
 const geo: GeoLookup = {
@@ -262,6 +262,79 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     await stop(fourth, false);
     await store.close();
   }, 90_000);
+  it('answers ingestion with the records the projections applied before they are committed, and ingestion deciding on them appends what a rebuild agrees with', async () => {
+    const { store } = openStore();
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holding = false;
+    // The store as the projections see it: their commits wait while held.
+    const slow = new Proxy(store, {
+      get(target, property, receiver) {
+        if (property === 'commit') {
+          return async (writes: Parameters<DocumentStore['commit']>[0]) => {
+            if (holding) await held;
+            return target.commit(writes);
+          };
+        }
+        const value: unknown = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const projections = createListingsProjections({ eventStore, store: slow, geo, publish: async () => undefined });
+    await projections.runner.start();
+    await caughtUp(projections);
+    holding = true;
+    const lookups: (AdvertRecord | null)[] = [];
+    const ingestion = new IngestionService(eventStore, geo, projections.directory.matcher, {
+      now: NOW,
+      projected: async (advertId) => {
+        const record = await projections.runner.advertRecord(advertId);
+        lookups.push(record);
+        return record ? { state: record.state, revision: record.revision } : null;
+      },
+    });
+    const { snapshots } = generateDataset({ seed: 41, goods: 40 });
+    const reply = await ingestion.ingest(snapshots.slice(0, 60));
+    expect(reply.rejected).toBe(0);
+
+    // Commits held: the first advert is applied, not stored, and the projections answer it anyway.
+    const firstAdvert = reply.results[0]?.advertId as string;
+    let applied: AdvertRecord | null = null;
+    for (const deadline = Date.now() + 10_000; applied === null && Date.now() < deadline; await new Promise((r) => setTimeout(r, 10))) {
+      applied = await projections.runner.advertRecord(firstAdvert);
+    }
+    expect(applied?.state.uuid).toBe(firstAdvert);
+    expect(await store.collection<AdvertRecord>(ADVERTS_COLLECTION).findById(firstAdvert)).toBeNull();
+
+    holding = false;
+    release();
+    await caughtUp(projections);
+    // A second ingestion, with nothing of its own remembered, decides every snapshot on the projections' records.
+    const later = new IngestionService(eventStore, geo, projections.directory.matcher, {
+      now: NOW,
+      projected: async (advertId) => {
+        const record = await projections.runner.advertRecord(advertId);
+        lookups.push(record);
+        return record ? { state: record.state, revision: record.revision } : null;
+      },
+    });
+    const reads = jest.spyOn(eventStore, 'readStream');
+    lookups.length = 0;
+    expect((await later.ingest(snapshots.slice(60))).rejected).toBe(0);
+    // Every guess was right: no append was refused and decided again on the stream.
+    expect(reads).not.toHaveBeenCalled();
+    reads.mockRestore();
+    expect(lookups.filter((record) => record !== null).length).toBeGreaterThan(5);
+    await caughtUp(projections);
+    const incremental = await documentsOf(store);
+    await projections.runner.rebuild();
+    await caughtUp(projections);
+    expect(await documentsOf(store)).toEqual(incremental);
+    await projections.runner.stop();
+    await projections.relay.stop();
+    await store.close();
+  }, 90_000);
+
   it('applies the next batch while one commits, and commits the batches one after another, in order', async () => {
     // Several batches' worth of events in the log, whatever ran before.
     const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), { now: NOW });

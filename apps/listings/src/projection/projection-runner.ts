@@ -15,6 +15,7 @@ import {
   PROPERTIES_COLLECTION,
   SEARCH_ROWS_COLLECTION,
   type AdvertFactsRecord,
+  type AdvertRecord,
   type CheckpointRecord,
   type OutboxRecord,
 } from './read-models';
@@ -58,12 +59,13 @@ export class ProjectionRunner {
   private loop: Promise<void> | null = null;
   private uow: UnitOfWork;
   /**
-   * 2,000 of each: a few seconds of ingestion. Each cached document is a tree of objects the
-   * collector walks on every full collection (5,000 of each were half a million objects, a sixth
-   * of listings' heap at 100,000 properties), and the read-ahead already fetches a batch's
-   * records from the store together.
+   * Adverts' records (property documents are built, never read back): 2,000, a few seconds of
+   * ingestion. Each cached record is a tree of objects the collector walks on every full
+   * collection (5,000 adverts and 5,000 documents were half a million objects, a sixth of
+   * listings' heap at 100,000 properties), and the read-ahead already fetches a batch's records
+   * from the store together.
    */
-  private readonly cache = new RecordCache(2_000, new Set([ADVERTS_COLLECTION.name, PROPERTIES_COLLECTION.name]));
+  private readonly cache = new RecordCache(2_000, new Set([ADVERTS_COLLECTION.name]));
   private outboxWritten = false;
   private commitTimer: NodeJS.Timeout | null = null;
   /** Work on the unit of work runs one piece at a time (events, timed commits). */
@@ -159,10 +161,23 @@ export class ProjectionRunner {
     for (const name of [this.deps.advertStates.name, this.deps.propertyDocuments.name, this.deps.searchIndex.name]) writes.push({ collection: CHECKPOINTS_COLLECTION.name, deleteId: name });
     await store.commit(writes);
     this.deps.directory.clear();
+    this.deps.advertStates.clear();
     this.deps.searchIndex.clear();
     this.cache.clear();
     this.logger.log('read models dropped; replaying the event log');
     await this.start();
+  }
+
+  /**
+   * An advert's record as the projections last applied it, for ingestion to decide a snapshot on:
+   * from the batch being built or committed, the cache, or else the store. An applied record may
+   * not be committed yet; it folds events that are in the log, so it is a better guess than the
+   * store's.
+   */
+  async advertRecord(advertId: string): Promise<AdvertRecord | null> {
+    const name = ADVERTS_COLLECTION.name;
+    const known = this.uow.pendingDocument<AdvertRecord>(name, advertId) ?? this.cache.get<AdvertRecord>(name, advertId);
+    return known ?? this.deps.advertStates.storedRecord(advertId);
   }
 
   /** Resolves once every event up to `position` is committed. */

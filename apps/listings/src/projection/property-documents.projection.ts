@@ -39,14 +39,19 @@ export class PropertyDocumentsProjection {
     const propertyId = change.next.propertyId;
     if (propertyId === null) return null;
     const members = await this.advertStates.membersOf(propertyId, uow);
-    const document = await this.withGeoRetry(() => this.buildDocument(propertyId, members));
-    const before = await uow.read<PropertyRecord>(PROPERTIES_COLLECTION.name, propertyId, (id) => this.properties.findById(id));
+    const earlier = membersBefore(members, change);
+    // The document before the change is built again rather than read back: the same adverts, the
+    // changed one as it was. Decoding the stored document cost more than building it, and at
+    // scale its pages were often not in memory.
+    const [document, before] = await this.withGeoRetry(() =>
+      Promise.all([this.buildDocument(propertyId, members), earlier.length === 0 ? null : this.buildDocument(propertyId, earlier)]),
+    );
     uow.put(PROPERTIES_COLLECTION.name, {
       _id: propertyId,
       revision: change.event.position,
       document,
     } as PropertyRecord);
-    return { propertyId, before: before?.document ?? null, after: document };
+    return { propertyId, before, after: document };
   }
 
   /** The stored document of the changed advert's property, as a change (when this projection is ahead). */
@@ -79,4 +84,11 @@ export class PropertyDocumentsProjection {
       }
     }
   }
+}
+
+/** A property's adverts as they were before a change: the changed advert as it was, or without it when it was not a member yet. */
+export function membersBefore(members: readonly AdvertState[], change: Pick<AdvertChange, 'advertId' | 'previous' | 'next'>): AdvertState[] {
+  const earlier = members.filter((state) => state.uuid !== change.advertId);
+  if (change.previous !== null && change.previous.propertyId === change.next.propertyId) earlier.push(change.previous);
+  return earlier;
 }
