@@ -11,7 +11,7 @@ import { generateDataset } from '../../demo/generate-snapshots';
 import { publishedEvents } from '../../test/listings-fixture';
 import { PropertyMatcher } from '../domain';
 import type { GeoLookup } from '../geo/geo-directory.client';
-import { IngestionService } from '../ingestion/ingestion.service';
+import { IngestionService, type ProjectedAdvertLookup } from '../ingestion/ingestion.service';
 import { criteriaOf } from '../search/property-document.fixture';
 import { createListingsProjections, type ListingsProjections } from './create-projections';
 import { LISTINGS_INTEGRATION_STREAM_SETTINGS, openOutboxPublisher, type PublishIntegrationEvent } from '@immo/service-kit';
@@ -79,6 +79,13 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     await projections.runner.waitFor(marker.position);
   }
 
+  /** Drops the read models, replays the log into them, and expects these documents. */
+  async function expectRebuildToGive(projections: ListingsProjections, store: DocumentStore, documents: PropertyRecord['document'][]): Promise<void> {
+    await projections.runner.rebuild();
+    await caughtUp(projections);
+    expect(await documentsOf(store)).toEqual(documents);
+  }
+
   /** The integration events the log implies, derived by a fresh run that only records them. */
   async function expectedEvents(): Promise<Map<string, ListingsIntegrationEvent>> {
     const recorded = new Map<string, ListingsIntegrationEvent>();
@@ -133,9 +140,7 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     expect(await documentsOf(store)).toEqual(incremental);
 
     // Dropping the read models and rebuilding from the log gives the same ids and documents.
-    await again.runner.rebuild();
-    await caughtUp(again);
-    expect(await documentsOf(store)).toEqual(incremental);
+    await expectRebuildToGive(again, store, incremental);
     await again.runner.stop();
     await projections.relay.stop();
     await store.close();
@@ -285,14 +290,12 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     await caughtUp(projections);
     holding = true;
     const lookups: (AdvertRecord | null)[] = [];
-    const ingestion = new IngestionService(eventStore, geo, projections.directory.matcher, {
-      now: NOW,
-      projected: async (advertId) => {
-        const record = await projections.runner.advertRecord(advertId);
-        lookups.push(record);
-        return record ? { state: record.state, revision: record.revision } : null;
-      },
-    });
+    const projected: ProjectedAdvertLookup = async (advertId) => {
+      const record = await projections.runner.advertRecord(advertId);
+      lookups.push(record);
+      return record ? { state: record.state, revision: record.revision } : null;
+    };
+    const ingestion = new IngestionService(eventStore, geo, projections.directory.matcher, { now: NOW, projected });
     const { snapshots } = generateDataset({ seed: 41, goods: 40 });
     const reply = await ingestion.ingest(snapshots.slice(0, 60));
     expect(reply.rejected).toBe(0);
@@ -310,14 +313,7 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     release();
     await caughtUp(projections);
     // A second ingestion, with nothing of its own remembered, decides every snapshot on the projections' records.
-    const later = new IngestionService(eventStore, geo, projections.directory.matcher, {
-      now: NOW,
-      projected: async (advertId) => {
-        const record = await projections.runner.advertRecord(advertId);
-        lookups.push(record);
-        return record ? { state: record.state, revision: record.revision } : null;
-      },
-    });
+    const later = new IngestionService(eventStore, geo, projections.directory.matcher, { now: NOW, projected });
     const reads = jest.spyOn(eventStore, 'readStream');
     lookups.length = 0;
     expect((await later.ingest(snapshots.slice(60))).rejected).toBe(0);
@@ -326,10 +322,7 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     reads.mockRestore();
     expect(lookups.filter((record) => record !== null).length).toBeGreaterThan(5);
     await caughtUp(projections);
-    const incremental = await documentsOf(store);
-    await projections.runner.rebuild();
-    await caughtUp(projections);
-    expect(await documentsOf(store)).toEqual(incremental);
+    await expectRebuildToGive(projections, store, await documentsOf(store));
     await projections.runner.stop();
     await projections.relay.stop();
     await store.close();
