@@ -231,8 +231,8 @@ export interface PropertyMatch {
 export class PropertyMatcher {
   private readonly buckets = new Map<string, Bucket>();
   private readonly columns = new MemberColumns();
-  private readonly bySurface = new SortedSlots(() => this.columns.numbers.surface);
-  private readonly byLandSurface = new SortedSlots(() => this.columns.numbers.landSurface);
+  private readonly bySurface = new SortedSlots(this.columns.numbers.surface);
+  private readonly byLandSurface = new SortedSlots(this.columns.numbers.landSurface);
   /** The candidate being compared, filled from the columns (one object, reused). */
   private readonly candidate = new MemberAttributes();
   private scanned = 0;
@@ -254,7 +254,7 @@ export class PropertyMatcher {
 
   propertyOf(advertId: string): string | undefined {
     const slot = this.columns.slotOf(advertId);
-    return slot === undefined ? undefined : this.columns.propertyId[slot];
+    return slot === undefined ? undefined : this.columns.propertyId.get(slot);
   }
 
   /**
@@ -282,7 +282,7 @@ export class PropertyMatcher {
     const found = this.best;
     this.best = -1;
     if (found < 0) return { propertyId: propertyIdFor(advert.uuid), matchedAdvertId: null };
-    return { propertyId: this.columns.propertyId[found] as string, matchedAdvertId: this.columns.advertId[found] as string };
+    return { propertyId: this.columns.propertyId.get(found), matchedAdvertId: this.columns.advertId.get(found) };
   }
 
   /**
@@ -301,9 +301,9 @@ export class PropertyMatcher {
     const landSurface = orNaN(advert.landSurface);
     const stays =
       known !== undefined &&
-      columns.bucketKey[slot] === bucketKey &&
-      Object.is(columns.numbers.surface[slot], surface) &&
-      Object.is(columns.numbers.landSurface[slot], landSurface);
+      columns.bucketKey.get(slot) === bucketKey &&
+      Object.is(columns.numbers.surface.get(slot), surface) &&
+      Object.is(columns.numbers.landSurface.get(slot), landSurface);
     if (known !== undefined && !stays) this.unfile(slot);
     // Strings are interned (see `internString`): members live as long as their adverts, so ids
     // are shared with the store's skeletons, and sites, publishers and buckets are one string
@@ -323,13 +323,13 @@ export class PropertyMatcher {
       },
       advert.expired,
       {
-        advertId: keep(advert.uuid, columns.advertId[slot]),
-        propertyId: keep(advert.propertyId, columns.propertyId[slot]),
-        site: keep(advert.site, columns.site[slot]),
-        publisherName: keep(advert.publisher.name, columns.publisherName[slot]),
-        energyCategory: energy === null ? null : keep(energy, columns.energyCategory[slot]),
+        advertId: keep(advert.uuid, columns.advertId.get(slot)),
+        propertyId: keep(advert.propertyId, columns.propertyId.get(slot)),
+        site: keep(advert.site, columns.site.get(slot)),
+        publisherName: keep(advert.publisher.name, columns.publisherName.get(slot)),
+        energyCategory: energy === null ? null : keep(energy, columns.energyCategory.get(slot)),
         expiredAt: advert.expiredAt,
-        bucketKey: keep(bucketKey, columns.bucketKey[slot]),
+        bucketKey: keep(bucketKey, columns.bucketKey.get(slot)),
       },
     );
     if (!stays) this.file(slot);
@@ -350,25 +350,25 @@ export class PropertyMatcher {
 
   /** Files a slot in its bucket's orders, by its current column values. */
   private file(slot: number): void {
-    const key = this.columns.bucketKey[slot] as string;
+    const key = this.columns.bucketKey.get(slot);
     let bucket = this.buckets.get(key);
     if (bucket === undefined) {
       bucket = { bySurface: [], byLandSurface: [] };
       this.buckets.set(key, bucket);
     }
-    const surface = this.columns.numbers.surface[slot] as number;
-    const landSurface = this.columns.numbers.landSurface[slot] as number;
+    const surface = this.columns.numbers.surface.get(slot);
+    const landSurface = this.columns.numbers.landSurface.get(slot);
     if (known(surface)) this.bySurface.insert(bucket.bySurface, slot, surface);
     if (known(landSurface)) this.byLandSurface.insert(bucket.byLandSurface, slot, landSurface);
   }
 
   /** Takes a slot out of its bucket's orders, by its current column values (before they change). */
   private unfile(slot: number): void {
-    const key = this.columns.bucketKey[slot] as string;
+    const key = this.columns.bucketKey.get(slot);
     const bucket = this.buckets.get(key);
     if (bucket === undefined) return;
-    const surface = this.columns.numbers.surface[slot] as number;
-    const landSurface = this.columns.numbers.landSurface[slot] as number;
+    const surface = this.columns.numbers.surface.get(slot);
+    const landSurface = this.columns.numbers.landSurface.get(slot);
     if (known(surface)) this.bySurface.remove(bucket.bySurface, slot, surface);
     if (known(landSurface)) this.byLandSurface.remove(bucket.byLandSurface, slot, landSurface);
     if (bucket.bySurface.length === 0 && bucket.byLandSurface.length === 0) this.buckets.delete(key);
@@ -376,21 +376,21 @@ export class PropertyMatcher {
 
   private scanRange(order: SortedSlots, list: readonly number[], [lo, hi]: [number, number], advert: GroupableAdvert, cutoff: string, onlyWithoutSurface: boolean): void {
     const columns = this.columns;
-    const values = order.values();
+    const values = order.values;
     for (let i = order.lowerBound(list, lo); i < list.length; i++) {
       const slot = list[i] as number;
-      if ((values[slot] as number) > hi) break;
-      if (onlyWithoutSurface && known(columns.numbers.surface[slot] as number)) continue;
+      if (values.get(slot) > hi) break;
+      if (onlyWithoutSurface && known(columns.numbers.surface.get(slot))) continue;
       this.scanned++;
-      if (columns.advertId[slot] === advert.uuid) continue;
+      if (columns.advertId.get(slot) === advert.uuid) continue;
       const expired = columns.isExpired(slot);
-      if (!expired && columns.site[slot] === advert.site && columns.publisherName[slot] === advert.publisher.name) continue;
-      const expiredAt = columns.expiredAt[slot];
-      if (expired && expiredAt !== null && expiredAt !== undefined && expiredAt < cutoff) continue;
+      if (!expired && columns.site.get(slot) === advert.site && columns.publisherName.get(slot) === advert.publisher.name) continue;
+      const expiredAt = columns.expiredAt.get(slot);
+      if (expired && expiredAt !== null && expiredAt < cutoff) continue;
       const score = attributesMatch(advert, this.fillCandidate(slot), this.thresholds);
       if (score === null) continue;
       const best = this.best;
-      if (best < 0 || score < this.bestScore || (score === this.bestScore && (columns.propertyId[slot] as string) < (columns.propertyId[best] as string))) {
+      if (best < 0 || score < this.bestScore || (score === this.bestScore && columns.propertyId.get(slot) < columns.propertyId.get(best))) {
         this.best = slot;
         this.bestScore = score;
       }
@@ -400,14 +400,14 @@ export class PropertyMatcher {
   private fillCandidate(slot: number): MemberAttributes {
     const { numbers, energyCategory } = this.columns;
     const candidate = this.candidate;
-    candidate.surface = numbers.surface[slot] as number;
-    candidate.landSurface = numbers.landSurface[slot] as number;
-    candidate.room = numbers.room[slot] as number;
-    candidate.floor = numbers.floor[slot] as number;
-    candidate.price = numbers.price[slot] as number;
-    candidate.lat = numbers.lat[slot] as number;
-    candidate.lon = numbers.lon[slot] as number;
-    candidate.energyCategory = energyCategory[slot] ?? null;
+    candidate.surface = numbers.surface.get(slot);
+    candidate.landSurface = numbers.landSurface.get(slot);
+    candidate.room = numbers.room.get(slot);
+    candidate.floor = numbers.floor.get(slot);
+    candidate.price = numbers.price.get(slot);
+    candidate.lat = numbers.lat.get(slot);
+    candidate.lon = numbers.lon.get(slot);
+    candidate.energyCategory = energyCategory.get(slot);
     return candidate;
   }
 }
