@@ -4,4 +4,5 @@ export * from './advert.upcast';
 export * from './property-grouping';
 export * from './property-document';
 export * from './webhook-kinds';
+export * from './document-changes';
 export * from './timestamps';

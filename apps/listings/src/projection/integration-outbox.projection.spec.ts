@@ -17,7 +17,8 @@ import {
 } from '../domain';
 import { aSnapshot } from '../domain/snapshot.fixture';
 import type { AdvertChange } from './advert-states.projection';
-import { changedFields, integrationEventOf, IntegrationOutboxProjection } from './integration-outbox.projection';
+import { changedFields } from '../domain';
+import { integrationEventOf, IntegrationOutboxProjection } from './integration-outbox.projection';
 import type { PropertyChange } from './property-documents.projection';
 import { OUTBOX_COLLECTION, outboxId, type OutboxRecord } from './read-models';
 import type { UnitOfWork } from './unit-of-work';
@@ -70,7 +71,7 @@ function documentOf(propertyId: string, adverts: AdvertState[]): PropertyDocumen
 
 /** The property change of an advert joining a property of `members`. */
 function joining(propertyId: string, members: AdvertState[], change: AdvertChange): PropertyChange {
-  return { propertyId, before: documentOf(propertyId, members), after: documentOf(propertyId, [...members, change.next]) };
+  return { propertyId, before: documentOf(propertyId, members), after: documentOf(propertyId, [...members, change.next]), crawlOnly: false };
 }
 
 /** An event must satisfy the contract consumers validate against. */
@@ -136,7 +137,7 @@ describe('changedFields', () => {
 describe('integrationEventOf', () => {
   describe('given an advert assigned to the property it founds', () => {
     const change = changeOf(agency, assignment(agency, PROPERTY_ID), 42);
-    const property: PropertyChange = { propertyId: PROPERTY_ID, before: null, after: documentOf(PROPERTY_ID, [change.next]) };
+    const property: PropertyChange = { propertyId: PROPERTY_ID, before: null, after: documentOf(PROPERTY_ID, [change.next]), crawlOnly: false };
     const event = integrationEventOf(change, property);
 
     it('then the advert creation alone announces it, under the id of revision 0, at the advert creation, with the new document', () => {
@@ -170,7 +171,7 @@ describe('integrationEventOf', () => {
       const change = changeOf(recrawledFirst, assigned, 45);
       const document = documentOf(PROPERTY_ID, [change.next]);
 
-      const created = integrationEventOf(change, { propertyId: PROPERTY_ID, before: document, after: document });
+      const created = integrationEventOf(change, { propertyId: PROPERTY_ID, before: document, after: document, crawlOnly: false });
 
       expect(assigned.data.at).not.toBe(agency.createdAt);
       expect(created).toEqual(expect.objectContaining({ kind: 'property.ad.create', occurredAt: agency.createdAt }));
@@ -208,7 +209,7 @@ describe('integrationEventOf', () => {
     it('when it founds the property it moves to, then the property creation announces it', () => {
       const otherProperty = propertyIdFor(privateSeller.uuid);
       const change = changeOf(assignedAgency, assignment(assignedAgency, otherProperty), 51);
-      const property: PropertyChange = { propertyId: otherProperty, before: null, after: documentOf(otherProperty, [change.next]) };
+      const property: PropertyChange = { propertyId: otherProperty, before: null, after: documentOf(otherProperty, [change.next]), crawlOnly: false };
 
       const event = integrationEventOf(change, property);
 
@@ -236,6 +237,7 @@ describe('integrationEventOf', () => {
       propertyId: PROPERTY_ID,
       before: documentOf(PROPERTY_ID, [assignedAgency]),
       after: documentOf(PROPERTY_ID, [change.next]),
+      crawlOnly: false,
     };
     const event = integrationEventOf(change, property);
 
@@ -266,7 +268,7 @@ describe('integrationEventOf', () => {
 
     it('when the property document was already past this change (same document before and after), then only the advert event comes out, with that document', () => {
       const current = property.after;
-      const again = integrationEventOf(change, { propertyId: PROPERTY_ID, before: current, after: current });
+      const again = integrationEventOf(change, { propertyId: PROPERTY_ID, before: current, after: current, crawlOnly: false });
       expect(again?.type).toBe('advert.event');
       expect(again?.document).toBe(current);
     });
@@ -283,6 +285,7 @@ describe('integrationEventOf', () => {
         propertyId: PROPERTY_ID,
         before: documentOf(PROPERTY_ID, [assignedAgency]),
         after: documentOf(PROPERTY_ID, [change.next]),
+        crawlOnly: false,
       };
 
       const event = integrationEventOf(change, property);
@@ -300,6 +303,7 @@ describe('integrationEventOf', () => {
         propertyId: PROPERTY_ID,
         before: documentOf(PROPERTY_ID, [assignedAgency]),
         after: documentOf(PROPERTY_ID, [change.next]),
+        crawlOnly: false,
       };
 
       expect(integrationEventOf(change, property)).toBeNull();
@@ -309,7 +313,7 @@ describe('integrationEventOf', () => {
   describe('given an advert that belongs to no property yet', () => {
     it('then nothing is announced, even with a property change at hand', () => {
       const change = crawl(agency, { price: 275_000, seenAt: '2026-03-05T08:00:00Z' }, 90);
-      const property: PropertyChange = { propertyId: PROPERTY_ID, before: null, after: documentOf(PROPERTY_ID, [assignedAgency]) };
+      const property: PropertyChange = { propertyId: PROPERTY_ID, before: null, after: documentOf(PROPERTY_ID, [assignedAgency]), crawlOnly: false };
 
       expect(integrationEventOf(change, property)).toBeNull();
     });
@@ -329,7 +333,7 @@ describe('IntegrationOutboxProjection', () => {
     const projection = new IntegrationOutboxProjection(store);
     const { uow, puts } = recordingUnitOfWork();
     const change = changeOf(agency, assignment(agency, PROPERTY_ID), 42);
-    const property: PropertyChange = { propertyId: PROPERTY_ID, before: null, after: documentOf(PROPERTY_ID, [change.next]) };
+    const property: PropertyChange = { propertyId: PROPERTY_ID, before: null, after: documentOf(PROPERTY_ID, [change.next]), crawlOnly: false };
     const event = integrationEventOf(change, property);
 
     const count = projection.apply(change, property, uow);

@@ -1,29 +1,10 @@
-import { integrationSubjectOf, type ListingsIntegrationEvent, type PropertyDocument } from '@immo/contracts';
+import { integrationSubjectOf, type ListingsIntegrationEvent } from '@immo/contracts';
 import type { DocumentStore } from '@immo/document-store';
-import { ADVERT_EVENT_TYPES, toIntegrationEvent, webhookEventId } from '../domain';
+import { ADVERT_EVENT_TYPES, changedFields, toIntegrationEvent, webhookEventId } from '../domain';
 import type { AdvertChange } from './advert-states.projection';
 import type { PropertyChange } from './property-documents.projection';
 import { OUTBOX_COLLECTION, outboxId, type OutboxRecord } from './read-models';
 import type { UnitOfWork } from './unit-of-work';
-
-/** Top-level document fields compared to tell subscribers what changed. */
-const WATCHED_FIELDS: (keyof PropertyDocument)[] = [
-  'title', 'description', 'propertyType', 'transactionType', 'publisherTypes', 'price', 'pricePerMeter', 'surface',
-  'landSurface', 'room', 'bedroom', 'floor', 'elevator', 'furnished', 'expired', 'expiredAt', 'locations', 'pictures', 'city',
-];
-
-/** Same value: primitives compared as they are, arrays and objects by their JSON (no per-field string for a number). */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return false;
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-export function changedFields(before: PropertyDocument, after: PropertyDocument): string[] {
-  const changed = WATCHED_FIELDS.filter((field) => !sameValue(before[field], after[field])).map(String);
-  if (before.adverts.length !== after.adverts.length) changed.push('adverts');
-  return changed;
-}
 
 /**
  * The integration event one advert change causes, if any (`property`: the document before and
@@ -40,6 +21,8 @@ export function integrationEventOf(change: AdvertChange, property: PropertyChang
   const propertyId = change.next.propertyId;
   // Without its property's document no event can be sent: a matcher tests the document.
   if (propertyId === null || property === null) return null;
+  // A recrawl that moved only crawl times has nothing to tell anyone (and no webhook kind).
+  if (property.crawlOnly) return null;
   const document = property.after;
   if (domainEvent.type === ADVERT_EVENT_TYPES.assignedToProperty && (previous?.propertyId ?? null) === null) {
     // The advert's creation is announced once it belongs to a property (same commit as its publication).

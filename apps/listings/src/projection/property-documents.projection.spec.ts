@@ -7,8 +7,10 @@ import type { GeoLookup } from '../geo/geo-directory.client';
 import { simulatedAdvertLog } from './advert-log.fixture';
 import { AdvertDirectory } from './advert-directory';
 import { AdvertStatesProjection, type AdvertChange } from './advert-states.projection';
+import { integrationEventOf } from './integration-outbox.projection';
 import { membersBefore, PropertyDocumentsProjection } from './property-documents.projection';
 import { CHECKPOINTS_COLLECTION, PROPERTIES_COLLECTION, type PropertyRecord } from './read-models';
+import { searchRowOf } from '../search/search-row';
 import { RecordCache, UnitOfWork } from './unit-of-work';
 
 const NOW = new Date('2027-01-01T00:00:00Z');
@@ -93,6 +95,39 @@ describe('PropertyDocumentsProjection', () => {
     expect(documentReads).not.toHaveBeenCalled();
     // What was stored is the last document of each property.
     for (const [propertyId, document] of lastDocument) expect((await properties.findById(propertyId))?.document).toEqual(document);
+    await store.close();
+  });
+
+  it('given a realistic log, when a change is marked crawl-only, then its search row and announcement are exactly what deriving them again gives', async () => {
+    const { snapshots } = generateDataset({ seed: 22, goods: 150, multiPublisherShare: 0.5 });
+    const log = simulatedAdvertLog(snapshots, NOW);
+    const store = new EmbeddedDocumentStore();
+    store.collection(CHECKPOINTS_COLLECTION);
+    const advertStates = new AdvertStatesProjection(store, new AdvertDirectory(new PropertyMatcher()));
+    const documents = new PropertyDocumentsProjection(store, advertStates, geo, () => false);
+    const uow = new UnitOfWork(store, new RecordCache(1000));
+    const seen = { crawlOnly: 0, recrawlsThatMovedMore: 0 };
+
+    for (const event of log) {
+      const change = (await advertStates.apply(event, uow)) as AdvertChange;
+      const property = await documents.apply(change, uow);
+      uow.events++;
+      if (property === null) continue;
+      const derivedAgain = { ...property, crawlOnly: false };
+      if (property.crawlOnly) {
+        seen.crawlOnly++;
+        expect(property.before).not.toBeNull();
+        expect(searchRowOf(property.after)).toEqual(searchRowOf(property.before as PropertyDocument));
+        expect(integrationEventOf(change, derivedAgain)).toBeNull();
+        expect(property.after.lastCrawledAt).toBe(change.next.lastCrawledAt);
+      } else if (change.domainEvent.type === ADVERT_EVENT_TYPES.recrawled && property.before !== null) {
+        seen.recrawlsThatMovedMore++;
+      }
+    }
+
+    // Both kinds of recrawl occurred: most move crawl times only, some move the lead advert.
+    expect(seen.crawlOnly).toBeGreaterThan(100);
+    expect(seen.recrawlsThatMovedMore).toBeGreaterThan(0);
     await store.close();
   });
 });

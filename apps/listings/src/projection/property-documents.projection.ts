@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { DocumentCollection, DocumentStore } from '@immo/document-store';
 import type { PropertyDocument } from '@immo/contracts';
-import { buildPropertyDocument, leadAdvertOf, type AdvertState } from '../domain';
+import { buildPropertyDocument, leadAdvertOf, movedOnlyByCrawl, type AdvertState } from '../domain';
 import type { GeoLookup } from '../geo/geo-directory.client';
 import type { AdvertChange, AdvertStatesProjection } from './advert-states.projection';
 import { PROPERTIES_COLLECTION, type PropertyRecord } from './read-models';
@@ -14,6 +14,11 @@ export interface PropertyChange {
   propertyId: string;
   before: PropertyDocument | null;
   after: PropertyDocument;
+  /**
+   * The change moved the document's crawl fields only (see `movedOnlyByCrawl`): nothing to
+   * announce, and the property's search row stays as it was.
+   */
+  crawlOnly: boolean;
 }
 
 /**
@@ -51,7 +56,7 @@ export class PropertyDocumentsProjection {
       revision: change.event.position,
       document,
     } as PropertyRecord);
-    return { propertyId, before, after: document };
+    return { propertyId, before, after: document, crawlOnly: movedOnlyByCrawl(change.domainEvent, before, document) };
   }
 
   /** The stored document of the changed advert's property, as a change (when this projection is ahead). */
@@ -59,7 +64,7 @@ export class PropertyDocumentsProjection {
     const propertyId = change.next.propertyId;
     if (propertyId === null) return null;
     const record = await uow.read<PropertyRecord>(PROPERTIES_COLLECTION.name, propertyId, (id) => this.properties.findById(id));
-    return record ? { propertyId, before: record.document, after: record.document } : null;
+    return record ? { propertyId, before: record.document, after: record.document, crawlOnly: false } : null;
   }
 
   private async buildDocument(propertyId: string, adverts: AdvertState[]): Promise<PropertyDocument> {

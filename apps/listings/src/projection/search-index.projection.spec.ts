@@ -16,7 +16,7 @@ describe('SearchIndexProjection', () => {
     const projection = new SearchIndexProjection(store, new PropertySearchIndex(), new DocumentTextCache());
     const uow = new UnitOfWork(store);
     const [first] = documents;
-    projection.apply({ propertyId: first!.uuid, before: null, after: first! }, 7, uow);
+    projection.apply({ propertyId: first!.uuid, before: null, after: first!, crawlOnly: false }, 7, uow);
     expect(projection.index.has(first!.uuid)).toBe(false);
     await uow.commit('checkpoints');
     expect(projection.index.has(first!.uuid)).toBe(true);
@@ -44,12 +44,35 @@ describe('SearchIndexProjection', () => {
     texts.remember(first!.uuid, oldFirst, texts.version());
     texts.remember(second!.uuid, oldSecond, texts.version());
     const uow = new UnitOfWork(store);
-    projection.apply({ propertyId: first!.uuid, before: null, after: first! }, 8, uow);
+    projection.apply({ propertyId: first!.uuid, before: null, after: first!, crawlOnly: false }, 8, uow);
     expect(texts.get(first!.uuid)).toBe(oldFirst);
     await uow.commit('checkpoints');
     expect(texts.get(first!.uuid)).toBeUndefined();
     expect(texts.get(second!.uuid)).toBe(oldSecond);
     projection.clear();
     expect(texts.get(second!.uuid)).toBeUndefined();
+  });
+
+  it('keeps the stored and indexed row of a crawl-only change, and drops the cached text of its document once committed', async () => {
+    const store = new EmbeddedDocumentStore();
+    const rows = store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION);
+    const texts = new DocumentTextCache();
+    const projection = new SearchIndexProjection(store, new PropertySearchIndex(), texts);
+    const [first] = documents;
+    const indexed = new UnitOfWork(store);
+    projection.apply({ propertyId: first!.uuid, before: null, after: first!, crawlOnly: false }, 7, indexed);
+    await indexed.commit('checkpoints');
+    const cached = new TextEncoder().encode('{"old":1}');
+    texts.remember(first!.uuid, cached, texts.version());
+
+    const recrawled = { ...first!, lastCrawledAt: '2027-02-01T00:00:00+00:00' };
+    const uow = new UnitOfWork(store);
+    projection.apply({ propertyId: first!.uuid, before: first!, after: recrawled, crawlOnly: true }, 9, uow);
+    expect(uow.writtenTo(SEARCH_ROWS_COLLECTION.name)[Symbol.iterator]().next().done).toBe(true);
+    expect(texts.get(first!.uuid)).toBe(cached);
+    await uow.commit('checkpoints');
+    expect(texts.get(first!.uuid)).toBeUndefined();
+    expect((await rows.findById(first!.uuid))?.revision).toBe(7);
+    expect(projection.index.has(first!.uuid)).toBe(true);
   });
 });

@@ -37,6 +37,12 @@ export class SearchIndexProjection {
   }
 
   apply(change: PropertyChange, position: number, uow: UnitOfWork): void {
+    if (change.crawlOnly) {
+      // The row reads nothing that a crawl-only change moves: it stays, stored and indexed. The
+      // document served for the property did change (its crawl times).
+      uow.afterCommit(() => this.texts.forget(change.propertyId));
+      return;
+    }
     const row = searchRowOf(change.after);
     uow.put(SEARCH_ROWS_COLLECTION.name, { _id: change.propertyId, revision: position, row } as SearchRowRecord);
     uow.afterCommit(() => {
