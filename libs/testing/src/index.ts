@@ -7,3 +7,4 @@ export * from './http-load';
 export * from './processes-idle';
 export * from './event-loop-turns';
 export * from './cpu-wait';
+export * from './process-cpu';
