@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AdvertSnapshot, ProjectionStatusReply } from '@immo/contracts';
 import { withTemporaryStack, type RunningStack } from '@immo/stack';
-import { availableParallelism } from 'node:os';
 import { CpuWaitSampler, describeCpuPerItem, describeCpuWait, StackCpuMeter, type CpuWaitSummary, type Measurement, type Scenario } from '@immo/testing';
 import { generateDataset } from '../demo/generate-snapshots';
 import { realCommunes } from '../demo/real-communes';

@@ -4,20 +4,25 @@ import { readFileSync } from 'node:fs';
 const MS_PER_TICK = 10;
 
 /**
- * CPU time a process has used so far, every thread of it, user and system, in milliseconds
- * (`/proc/<pid>/stat`, fields 14 and 15); null when the process is gone or there is no /proc.
+ * User + system clock ticks a process has used so far, every thread of it (`/proc/<pid>/stat`,
+ * fields 14 and 15); null when the process is gone or there is no /proc.
  */
-export function readProcessCpuMs(pid: number): number | null {
+export function readProcessCpuTicks(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces and parentheses: count from its closing one.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const user = Number(fields[11]);
-    const system = Number(fields[12]);
-    return Number.isFinite(user) && Number.isFinite(system) ? (user + system) * MS_PER_TICK : null;
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks : null;
   } catch {
     return null;
   }
+}
+
+/** CPU time a process has used so far, every thread of it, in milliseconds; null when it is gone. */
+export function readProcessCpuMs(pid: number): number | null {
+  const ticks = readProcessCpuTicks(pid);
+  return ticks === null ? null : ticks * MS_PER_TICK;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readProcessCpuTicks } from './process-cpu';
 
 export interface IdleOptions {
   /** Length of each measuring window. */
@@ -22,14 +22,7 @@ export interface IdleResult {
 
 /** User + system CPU ticks of a live process, 0 for one that is gone. */
 export function procCpuTicks(pid: number): number {
-  try {
-    // The command name (field 2) may hold spaces: fields are counted after its closing parenthesis.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
+  return readProcessCpuTicks(pid) ?? 0;
 }
 
 /**
