@@ -23,10 +23,21 @@ import { findNatsServer, freePort } from '@immo/testing';
  * (`--trace-incremental-marking`: "Start (task) 57MB / 72MB / 15MB"). A larger initial old
  * generation ends that: measured at 200,000 properties under the query mix, 3–4 full collections
  * in 6.5 s instead of 30–37, half the gateway's CPU per request, p99 30 ms instead of 51.
+ *
+ * V8 runs its collector's parallel and concurrent work (scavenges, marking, compaction) on a pool
+ * of worker threads, four per process by default whatever the CPUs the process is given. Each app
+ * gets at most as many as the CPUs its Kubernetes limit allows (listings 2, the others 1): on the
+ * 2-core machine of the embedded runtime, five processes with four each let a collection in one
+ * process take both cores, and listings' event loop, ready to run, waited for a CPU 60–126 ms at a
+ * time while four of its own collector threads ran (sampled per thread from /proc during the
+ * listings-scale load); a pod over its CPU quota is throttled the same way.
  */
 export const APP_NODE_FLAGS: Partial<Record<string, string[]>> = {
-  listings: ['--max-old-space-size=1536', '--max-semi-space-size=16'],
-  gateway: ['--initial-old-space-size=128'],
+  listings: ['--max-old-space-size=1536', '--max-semi-space-size=16', '--v8-pool-size=2'],
+  geo: ['--v8-pool-size=1'],
+  searches: ['--v8-pool-size=1'],
+  notifier: ['--v8-pool-size=1'],
+  gateway: ['--initial-old-space-size=128', '--v8-pool-size=1'],
 };
 
 export const APP_NAMES = ['listings', 'geo', 'searches', 'notifier', 'gateway'] as const;
