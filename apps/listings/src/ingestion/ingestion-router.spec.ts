@@ -4,7 +4,7 @@ import { ErrorCode, JSONCodec, NatsError, type Msg, type NatsConnection, type Re
 import { rpcErrors, type IngestAdvertsReply, type RpcErrorPayload } from '@immo/contracts';
 import { IngestionGate } from './ingestion-gate';
 import { IngestionRouter, LEADER_INGEST_SUBJECT } from './ingestion-router';
-import type { IngestionService } from './ingestion.service';
+import { BATCH_TIME_MS, type IngestionService } from './ingestion.service';
 
 const json = JSONCodec<unknown>();
 const GATE_WAIT_MS = 5000;
@@ -78,14 +78,14 @@ describe('IngestionRouter', () => {
   const snapshots = [{ site: 'synthetic-portal-a', reference: 'SPA-1' }];
   let nats: FakeNats;
   let gate: IngestionGate;
-  let ingest: jest.Mock<Promise<IngestAdvertsReply>, [unknown[]]>;
+  let ingest: jest.Mock<Promise<IngestAdvertsReply>, [unknown[], number]>;
   let router: IngestionRouter;
 
   beforeEach(() => {
     jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     nats = new FakeNats();
     gate = new IngestionGate();
-    ingest = jest.fn<Promise<IngestAdvertsReply>, [unknown[]]>().mockResolvedValue(aReply());
+    ingest = jest.fn<Promise<IngestAdvertsReply>, [unknown[], number]>().mockResolvedValue(aReply());
     router = new IngestionRouter(nats.asConnection(), { ingest } as unknown as IngestionService, gate);
   });
 
@@ -101,10 +101,15 @@ describe('IngestionRouter', () => {
     });
 
     it('when a batch arrives, then it is ingested here and not forwarded', async () => {
+      const arrived = Date.now();
       const reply = await router.ingest(snapshots);
 
       expect(reply).toEqual(aReply());
-      expect(ingest).toHaveBeenCalledWith(snapshots);
+      expect(ingest).toHaveBeenCalledWith(snapshots, expect.any(Number));
+      // The batch has its time from now to answer.
+      const deadline = ingest.mock.calls[0]?.[1] ?? 0;
+      expect(deadline - arrived).toBeGreaterThanOrEqual(BATCH_TIME_MS);
+      expect(deadline - Date.now()).toBeLessThanOrEqual(BATCH_TIME_MS);
       expect(nats.requests).toEqual([]);
     });
 
@@ -135,7 +140,8 @@ describe('IngestionRouter', () => {
       expect(ingest).not.toHaveBeenCalled();
     });
 
-    it('when it opens within the wait, then the batch is ingested once it opens', async () => {
+    it('when it opens within the wait, then the batch is ingested once it opens, with what is left of its time', async () => {
+      const arrived = Date.now();
       let done = false;
       const result = router.ingest(snapshots).then((reply) => {
         done = true;
@@ -149,6 +155,8 @@ describe('IngestionRouter', () => {
 
       await expect(result).resolves.toEqual(aReply());
       expect(ingest).toHaveBeenCalledTimes(1);
+      // The wait for the gate counted against the batch's time.
+      expect(ingest.mock.calls[0]?.[1]).toBe(arrived + BATCH_TIME_MS);
     });
   });
 
@@ -222,7 +230,8 @@ describe('IngestionRouter', () => {
       const { reply } = nats.deliver(json.encode({ snapshots }));
 
       expect(await reply).toEqual({ ok: aReply() });
-      expect(ingest).toHaveBeenCalledWith(snapshots);
+      // The leader's own time for the batch: under the follower's forwarding timeout.
+      expect(ingest).toHaveBeenCalledWith(snapshots, expect.any(Number));
     });
 
     it('then a forwarded batch the ingestion refuses with an RPC error is answered with {error} carrying that error', async () => {

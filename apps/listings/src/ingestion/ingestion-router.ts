@@ -3,13 +3,13 @@ import { RpcException } from '@nestjs/microservices';
 import { ErrorCode, JSONCodec, NatsError, type NatsConnection, type Subscription } from 'nats';
 import { isRpcErrorPayload, rpcErrors, type IngestAdvertsReply, type RpcErrorPayload } from '@immo/contracts';
 import type { IngestionGate } from './ingestion-gate';
-import type { IngestionService } from './ingestion.service';
+import { BATCH_TIME_MS, type IngestionService } from './ingestion.service';
 
 /** Where the replica that leads ingestion listens for batches the other replicas received. */
 export const LEADER_INGEST_SUBJECT = 'listings.internal.ingest-adverts.leader.v1';
 /** How long a batch waits for the gate to open (start-up catch-up, leader change). */
 const GATE_WAIT_MS = 5000;
-/** Below the gateway's own 15 s, so a forwarded batch is answered before the gateway gives up. */
+/** Above the leader's time for a batch (BATCH_TIME_MS) and below the gateway's own 15 s, so a forwarded batch is answered before the gateway gives up. */
 const FORWARD_TIMEOUT_MS = 12_000;
 
 type LeaderReply = { ok: IngestAdvertsReply } | { error: RpcErrorPayload };
@@ -78,10 +78,12 @@ export class IngestionRouter {
   }
 
   private async ingestHere(snapshots: unknown[]): Promise<IngestAdvertsReply> {
+    // The batch's time runs from its arrival: a wait for the gate is part of it.
+    const deadline = Date.now() + BATCH_TIME_MS;
     if (!(await this.gate.whenOpen(GATE_WAIT_MS))) {
       this.logger.warn(`batch refused: ${this.gate.closedReason}`);
       throw new RpcException(rpcErrors.unavailable(`${this.gate.closedReason}; retry later.`));
     }
-    return this.ingestion.ingest(snapshots);
+    return this.ingestion.ingest(snapshots, deadline);
   }
 }

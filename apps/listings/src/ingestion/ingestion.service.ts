@@ -19,7 +19,7 @@ import {
   type PropertyMatcher,
 } from '../domain';
 import type { GeoLookup } from '../geo/geo-directory.client';
-import type { ProjectionLagLimit } from './projection-lag-limit';
+import { ProjectionLagError, type ProjectionLagLimit } from './projection-lag-limit';
 
 const MAX_ATTEMPTS = 4;
 /**
@@ -29,6 +29,21 @@ const MAX_ATTEMPTS = 4;
  */
 const WRITE_CACHE_SIZE = 2_000;
 const CONCURRENCY = 64;
+/**
+ * How long a batch may take, by default, before what is left of it is answered "retry later".
+ * Each append waits at most the lag limit's own time for the projection, but the adverts of one
+ * grouping bucket take their turns one after another, so a slow projection made a whole batch
+ * outlast the gateway's 15 s: the crawler got 504 for a batch whose appends went on, and did not
+ * know which snapshots were stored. Within its time a batch is answered item by item.
+ */
+export const BATCH_TIME_MS = 10_000;
+
+/** Raised for an item not stored before its batch's deadline: the caller retries it later. */
+export class BatchDeadlineError extends Error {
+  constructor() {
+    super(`the batch was not stored within ${BATCH_TIME_MS / 1000} s`);
+  }
+}
 
 interface Current {
   state: AdvertState | null;
@@ -113,7 +128,11 @@ export class IngestionService {
     return this.lastPosition;
   }
 
-  async ingest(items: unknown[]): Promise<IngestAdvertsReply> {
+  /**
+   * Stores what is new in each snapshot; `deadline` (epoch ms) is when the caller needs the answer:
+   * snapshots not appended by then are answered "retry later", and none of them is appended after.
+   */
+  async ingest(items: unknown[], deadline = Date.now() + BATCH_TIME_MS): Promise<IngestAdvertsReply> {
     const now = this.now();
     const results: IngestItemResult[] = new Array(items.length);
     const work: WorkItem[] = [];
@@ -131,18 +150,21 @@ export class IngestionService {
     const [resolved] = await Promise.all([this.resolveCommunes(work, results), readingAhead]);
 
     const queue = resolved.values();
+    let postponed = 0;
     const worker = async () => {
       for (let step = queue.next(); !step.done; step = queue.next()) {
         const item = step.value;
         const key = bucketKeyOf({ transactionType: item.snapshot.transactionType, propertyType: item.snapshot.propertyType, commune: communeOf(item.snapshot.commune) });
         try {
-          const outcome = await this.serializer.run(key, () => this.applySnapshot(item.snapshot, item.advertId));
+          const outcome = await this.serializer.run(key, () => this.applySnapshot(item.snapshot, item.advertId, deadline));
           results[item.index] = { index: item.index, status: 'accepted', ...outcome, warnings: item.warnings };
           // Appends acknowledged together resume together: keep each run of them short.
           const due = eventLoopSlice.yieldIfDue();
           if (due) await due;
         } catch (error) {
-          this.logger.error(`snapshot ${item.index} failed: ${String(error)}`);
+          // Running out of time (the batch's or the projection's) is load, not a fault: said once per batch below.
+          if (error instanceof BatchDeadlineError || error instanceof ProjectionLagError) postponed++;
+          else this.logger.error(`snapshot ${item.index} failed: ${String(error)}`);
           results[item.index] = {
             index: item.index,
             status: 'rejected',
@@ -153,6 +175,7 @@ export class IngestionService {
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, resolved.length) }, worker));
+    if (postponed > 0) this.logger.warn(`${postponed} of ${items.length} snapshots answered "retry later": the projection is behind`);
 
     const accepted = results.filter((r) => r.status === 'accepted');
     const reply: IngestAdvertsReply = {
@@ -182,7 +205,7 @@ export class IngestionService {
       if (candidate.expired || candidate.expiresAt === null || Date.parse(candidate.expiresAt) > now.getTime()) continue;
       const key = bucketKeyOf(candidate);
       const outcome = await this.serializer.run(key, () =>
-        this.appendDecided(candidate.uuid, (current) => (current.state ? decideExpiry(current.state, now) : [])),
+        this.appendDecided(candidate.uuid, Number.POSITIVE_INFINITY, (current) => (current.state ? decideExpiry(current.state, now) : [])),
       );
       if (outcome.events.length > 0) expired++;
     }
@@ -225,8 +248,8 @@ export class IngestionService {
     return work.filter((item) => !unresolvable.has(item.index));
   }
 
-  private applySnapshot(snapshot: AdvertSnapshot, advertId: string): Promise<Outcome> {
-    return this.appendDecided(advertId, (current) => {
+  private applySnapshot(snapshot: AdvertSnapshot, advertId: string, deadline: number): Promise<Outcome> {
+    return this.appendDecided(advertId, deadline, (current) => {
       const events = decide(snapshot, current.state);
       if (events.length === 0) return events;
       // A new advert joins (or founds) a property in the same commit that publishes it.
@@ -239,7 +262,7 @@ export class IngestionService {
    * Decides against the advert's current state and appends with its revision; a concurrent
    * writer makes the append fail, and the decision is taken again on the fresh state.
    */
-  private async appendDecided(advertId: string, decideEvents: (current: Current) => AdvertDomainEvent[]): Promise<Outcome> {
+  private async appendDecided(advertId: string, deadline: number, decideEvents: (current: Current) => AdvertDomainEvent[]): Promise<Outcome> {
     let current = this.written.get(advertId) ?? (await this.guess(advertId));
     for (let attempt = 1; ; attempt++) {
       // The concurrent appends resume together when their acknowledgements arrive together:
@@ -253,7 +276,10 @@ export class IngestionService {
       // `events` is not empty, so folding them always yields a state.
       const next = events.reduce<AdvertState | null>((state, event) => evolve(state, event), current.state) as AdvertState;
       try {
-        await this.lagLimit?.admit();
+        // Checked before each append, not only before an item starts: an item waits its turn in
+        // its grouping bucket, and a retry re-reads the stream.
+        if (Date.now() >= deadline) throw new BatchDeadlineError();
+        await this.lagLimit?.admit(deadline - Date.now());
         // Appends held by the lag limit are released together when a projection commit lands:
         // each asks for the slice again before its encoding and publish, or hundreds of them ran
         // in one turn (a 390 ms stall measured at 240,000 adverts).

@@ -1,56 +1,11 @@
-import type { City } from '@immo/contracts';
-import type { AppendResult, EventData, EventStore } from '@immo/event-store';
-import { busyFor, LoopTurns, mostItemsInOneTurn } from '@immo/testing';
+import { LoopTurns, mostItemsInOneTurn } from '@immo/testing';
 import { PropertyMatcher } from '../domain';
 import { aSnapshot } from '../domain/snapshot.fixture';
-import type { GeoLookup } from '../geo/geo-directory.client';
+import { countingEventStore, everyInseeCode as geo } from '../../test/counting-event-store';
 import { IngestionService } from './ingestion.service';
 import type { ProjectionLagLimit } from './projection-lag-limit';
 
-/** What encoding and publishing one commit costs the caller, synchronously. */
-const APPEND_COST_MS = 1;
 const SNAPSHOTS = 64;
-
-const geo: GeoLookup = {
-  async cityByInsee(insee) {
-    return { insee } as City;
-  },
-  async inseeOf() {
-    return null;
-  },
-  async stationsNear() {
-    return [];
-  },
-};
-
-/** An event store that only counts: every stream is new, every append costs `APPEND_COST_MS`. */
-function countingEventStore(appended: string[], onAppend: () => void = () => undefined): EventStore {
-  let position = 0;
-  return {
-    async append(stream: string, events: EventData[]): Promise<AppendResult> {
-      busyFor(APPEND_COST_MS);
-      appended.push(stream);
-      onAppend();
-      position += 1000;
-      return { nextExpectedRevision: events.length - 1, position };
-    },
-    async readStream() {
-      return [];
-    },
-    subscribeToAll() {
-      throw new Error('not used');
-    },
-    async headPosition() {
-      return null;
-    },
-    async isReady() {
-      return true;
-    },
-    async close() {
-      // Nothing to release.
-    },
-  };
-}
 
 describe('IngestionService on the event loop', () => {
   it('gives the loop its turns when the lag limit releases held appends together', async () => {

@@ -64,4 +64,18 @@ describe('ProjectionLagLimit', () => {
     await expect(admitted).rejects.toBeInstanceOf(ProjectionLagError);
     await expect(admitted).rejects.toThrow(/behind/);
   });
+
+  it("gives up after the caller's own time when that is shorter than its wait", async () => {
+    jest.useFakeTimers();
+    const projection = fakeProjection();
+    const limit = new ProjectionLagLimit(1, (p) => projection.waitFor(p), 5000);
+    limit.appended(10);
+    let settled = false;
+    const admitted = limit.admit(200).finally(() => (settled = true));
+    admitted.catch(() => undefined);
+    await jest.advanceTimersByTimeAsync(199);
+    expect(settled).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    await expect(admitted).rejects.toBeInstanceOf(ProjectionLagError);
+  });
 });

@@ -21,15 +21,18 @@ export class ProjectionLagLimit {
     private readonly maxWaitMs: number,
   ) {}
 
-  /** Resolves once the append `maxAhead` appends ago is projected; rejects after `maxWaitMs`. */
-  async admit(): Promise<void> {
+  /**
+   * Resolves once the append `maxAhead` appends ago is projected; rejects after `maxWaitMs`, or
+   * after `withinMs` when that is shorter (what is left of the caller's own time).
+   */
+  async admit(withinMs = Number.POSITIVE_INFINITY): Promise<void> {
     if (this.recent.length < this.maxAhead) return;
     const oldest = this.recent[this.next] as number;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () => reject(new ProjectionLagError(`the projection is more than ${this.maxAhead} appends behind ingestion`)),
-        this.maxWaitMs,
+        Math.max(0, Math.min(this.maxWaitMs, withinMs)),
       );
     });
     try {
