@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect as tcpConnect } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -325,12 +325,26 @@ export async function withTemporaryStack<T>(root: string, run: (stack: RunningSt
     // Load generators call far above a client's limit, with one key.
     env: { RATE_LIMIT_REQUESTS: '0', ...env },
   });
+  let failed = false;
   try {
     return await run(stack);
+  } catch (error) {
+    failed = true;
+    throw error;
   } finally {
     await stack.stop();
+    // A failed run's logs are what explains it: they outlive the data directory.
+    if (failed) keepLogs(join(dataDir, 'logs'));
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Moves a failed run's logs out of its data directory and says where they are. */
+function keepLogs(logDir: string): void {
+  if (!existsSync(logDir)) return;
+  const kept = mkdtempSync(join(tmpdir(), 'stack-logs-'));
+  cpSync(logDir, kept, { recursive: true });
+  process.stderr.write(`the stack's logs are kept in ${kept}\n`);
 }
 
 /**
