@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { PropertyMatcher } from '../domain';
 import { aSnapshot } from '../domain/snapshot.fixture';
 import { countingEventStore, everyInseeCode } from '../../test/counting-event-store';
-import { IngestionService } from './ingestion.service';
+import { IN_FLIGHT_GRACE_MS, IngestionService } from './ingestion.service';
 import { ProjectionLagLimit } from './projection-lag-limit';
 
 const MAX_AHEAD = 4;
@@ -58,6 +58,31 @@ describe('IngestionService within its batch time', () => {
     expect(appended).toHaveLength(MAX_AHEAD);
     // Said once for the batch, not once per item.
     expect(warnings.filter((w) => w.includes('retry later'))).toEqual([`${snapshots.length - MAX_AHEAD} of ${snapshots.length} snapshots answered "retry later": the projection is behind`]);
+  });
+
+  it('answers at most a grace after its deadline when the event store does not acknowledge an append: that item and those behind it are "retry later"', async () => {
+    const appended: string[] = [];
+    const store = countingEventStore(appended);
+    const append = store.append.bind(store);
+    // The third append is never acknowledged (a stalled event store); the others are.
+    store.append = (stream, events, options) => (appended.length === 2 ? new Promise(() => undefined) : append(stream, events, options));
+    const ingestion = new IngestionService(store, everyInseeCode, new PropertyMatcher(), { now: () => new Date('2026-06-01T00:00:00Z') });
+    // One commune: the items take their turns behind the stalled one.
+    const oneBucket = snapshots.filter((_, i) => i % 2 === 0);
+
+    const started = Date.now();
+    const reply = await ingestion.ingest(oneBucket, started + BATCH_TIME_MS);
+    const answeredAfter = Date.now() - started;
+
+    expect(answeredAfter).toBeGreaterThanOrEqual(BATCH_TIME_MS + IN_FLIGHT_GRACE_MS - 5);
+    expect(answeredAfter).toBeLessThan(BATCH_TIME_MS + IN_FLIGHT_GRACE_MS + 1000);
+    expect(reply.accepted).toBe(2);
+    expect(reply.rejected).toBe(oneBucket.length - 2);
+    expect(reply.results.map((r) => r.index)).toEqual(oneBucket.map((_, i) => i));
+    for (const result of reply.results.slice(2)) {
+      expect(result.status === 'rejected' && result.violations[0]?.message).toMatch(/retry later/);
+    }
+    expect(warnings).toContainEqual(`${oneBucket.length - 2} of ${oneBucket.length} snapshots still under way ${IN_FLIGHT_GRACE_MS} ms after the batch's deadline: answered "retry later"`);
   });
 
   it('stores the whole batch when the projection keeps up within the time', async () => {

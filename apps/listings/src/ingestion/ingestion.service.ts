@@ -37,6 +37,29 @@ const CONCURRENCY = 64;
  * know which snapshots were stored. Within its time a batch is answered item by item.
  */
 export const BATCH_TIME_MS = 10_000;
+/**
+ * How long after its deadline a batch still waits for appends already under way. The deadline
+ * is checked before each append, but an append the event store is slow to acknowledge, or the
+ * read-ahead and commune look-ups before the first one, can outlast it: past this, the batch is
+ * answered anyway, and what is left of it is "retry later" (an append under way may still land;
+ * a resent snapshot then comes back unchanged). 10 s plus this stays under the 12 s a forwarded
+ * batch is given and the gateway's 15 s.
+ */
+export const IN_FLIGHT_GRACE_MS = 1_500;
+
+/** Whether `work` settled by `deadline` (epoch ms); it goes on either way. */
+async function settlesBy(work: Promise<unknown>, deadline: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))));
+  const settled = work.then(() => true);
+  // A failure before the deadline is raised below; one after it has no caller left to tell.
+  settled.catch(() => undefined);
+  try {
+    return await Promise.race([settled, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Raised for an item not stored before its batch's deadline: the caller retries it later. */
 export class BatchDeadlineError extends Error {
@@ -130,7 +153,8 @@ export class IngestionService {
 
   /**
    * Stores what is new in each snapshot; `deadline` (epoch ms) is when the caller needs the answer:
-   * snapshots not appended by then are answered "retry later", and none of them is appended after.
+   * snapshots whose append has not started by then are answered "retry later" and never appended
+   * after; the answer comes at most `IN_FLIGHT_GRACE_MS` later, whatever is still under way.
    */
   async ingest(items: unknown[], deadline = Date.now() + BATCH_TIME_MS): Promise<IngestAdvertsReply> {
     const now = this.now();
@@ -144,6 +168,37 @@ export class IngestionService {
       await eventLoopSlice.yieldIfDue();
     }
 
+    const stored = await settlesBy(this.store(work, results, deadline, items.length), deadline + IN_FLIGHT_GRACE_MS);
+    // Answered from what is known now: items still under way are told to retry, whatever they do next.
+    const answered = results.slice();
+    let unanswered = 0;
+    for (const item of work) {
+      if (answered[item.index] !== undefined) continue;
+      unanswered++;
+      answered[item.index] = {
+        index: item.index,
+        status: 'rejected',
+        advertId: item.advertId,
+        violations: [{ propertyPath: '(item)', message: 'not stored within the batch time (it may still be); retry later: resending it is safe' }],
+      };
+    }
+    if (!stored) this.logger.warn(`${unanswered} of ${items.length} snapshots still under way ${IN_FLIGHT_GRACE_MS} ms after the batch's deadline: answered "retry later"`);
+
+    const accepted = answered.filter((r) => r.status === 'accepted');
+    const reply: IngestAdvertsReply = {
+      accepted: accepted.length,
+      rejected: answered.length - accepted.length,
+      unchanged: accepted.filter((r) => r.status === 'accepted' && r.events.length === 0).length,
+      results: answered,
+    };
+    this.counters.changed += reply.accepted - reply.unchanged;
+    this.counters.unchanged += reply.unchanged;
+    this.counters.rejected += reply.rejected;
+    return reply;
+  }
+
+  /** Resolves the batch's communes, then appends what is new in each item; fills `results` item by item. */
+  private async store(work: WorkItem[], results: IngestItemResult[], deadline: number, batchSize: number): Promise<void> {
     // Alongside the communes' round trip to geo, not after it. Only an optimisation: a failed one
     // leaves the reads to fetch what they need.
     const readingAhead = this.readAhead?.(this.advertsToRead(work)).catch(() => undefined);
@@ -175,19 +230,7 @@ export class IngestionService {
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, resolved.length) }, worker));
-    if (postponed > 0) this.logger.warn(`${postponed} of ${items.length} snapshots answered "retry later": the projection is behind`);
-
-    const accepted = results.filter((r) => r.status === 'accepted');
-    const reply: IngestAdvertsReply = {
-      accepted: accepted.length,
-      rejected: results.length - accepted.length,
-      unchanged: accepted.filter((r) => r.status === 'accepted' && r.events.length === 0).length,
-      results,
-    };
-    this.counters.changed += reply.accepted - reply.unchanged;
-    this.counters.unchanged += reply.unchanged;
-    this.counters.rejected += reply.rejected;
-    return reply;
+    if (postponed > 0) this.logger.warn(`${postponed} of ${batchSize} snapshots answered "retry later": the projection is behind`);
   }
 
   /** The batch's adverts whose state is not among those this instance wrote lately. */
