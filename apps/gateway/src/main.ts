@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from '@nestjs/common';
-import { configureLogging, connectNats, gatewayConfigSchema, installGracefulShutdown, loadConfig, runMain } from '@immo/service-kit';
+import { configureLogging, connectNats, gatewayConfigSchema, HelperThreadPriority, installGracefulShutdown, loadConfig, runMain } from '@immo/service-kit';
 import { endLiveStreams } from './alerts/live-stream';
 import { GatewayModule } from './app.module';
 import { gatewayFastifyOptions } from './http/http-server-options';
@@ -11,6 +11,7 @@ import { installRequestTelemetry } from './telemetry/request-telemetry';
 runMain('gateway', async () => {
   const config = loadConfig('gateway', gatewayConfigSchema);
   const logger = configureLogging('gateway', config);
+  new HelperThreadPriority(config.HELPER_THREAD_NICE).start();
   const nats = await connectNats(config.NATS_URL, { name: 'gateway', timeoutMs: config.NATS_CONNECT_TIMEOUT_MS });
   const adapter = new FastifyAdapter(gatewayFastifyOptions(config));
   installRequestTelemetry(adapter.getInstance());

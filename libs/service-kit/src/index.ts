@@ -11,6 +11,7 @@ export * from './bootstrap/nats-transport-options';
 export * from './stores/open-stores';
 export * from './scheduling/event-loop-slice';
 export * from './scheduling/keyed-serializer';
+export * from './scheduling/helper-thread-priority';
 export * from './nats/json-text';
 export * from './webhooks/webhook-target';
 export * from './outbox/outbox-relay';

@@ -6,6 +6,7 @@ import type { MicroserviceOptions } from '@nestjs/microservices';
 import { queueGroupOf, type ServiceName } from '@immo/contracts';
 import type { ServiceConfig } from '../config/common-config';
 import { processNestLogger } from '../logging/logger';
+import { HelperThreadPriority } from '../scheduling/helper-thread-priority';
 import { NatsRequestContextInterceptor } from '../logging/nats-request-context.interceptor';
 import { DrainingNatsServer } from '../nats/draining-nats-server';
 import { installGracefulShutdown } from './graceful-shutdown';
@@ -28,9 +29,10 @@ export function instanceId(service: ServiceName): string {
  */
 export async function runService(
   service: ServiceName,
-  config: Pick<ServiceConfig, 'NATS_URL' | 'NATS_CONNECT_TIMEOUT_MS' | 'HEALTH_PORT' | 'SHUTDOWN_TIMEOUT_MS'>,
+  config: Pick<ServiceConfig, 'NATS_URL' | 'NATS_CONNECT_TIMEOUT_MS' | 'HEALTH_PORT' | 'SHUTDOWN_TIMEOUT_MS'> & Partial<Pick<ServiceConfig, 'HELPER_THREAD_NICE'>>,
   rootModule: DynamicModule,
 ): Promise<NestFastifyApplication> {
+  new HelperThreadPriority(config.HELPER_THREAD_NICE ?? 0).start();
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, new FastifyAdapter(), {
     logger: processNestLogger(),
     bufferLogs: false,

@@ -11,6 +11,12 @@ const logLevel = z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('l
 /** Unset: pretty on a terminal, JSON otherwise. */
 const logFormat = z.enum(['json', 'pretty']).optional();
 
+/**
+ * How much nicer than the event loop a process's helper threads run (V8's collector threads,
+ * libuv's pool); 0 leaves them as they are. See `HelperThreadPriority`.
+ */
+const helperThreadNice = z.coerce.number().int().min(0).max(19).default(5);
+
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
 /** Variables every service reads. Production sets the store kinds and their URLs. */
@@ -25,6 +31,7 @@ export const serviceConfigShape = {
   HEALTH_PORT: port(0),
   /** On SIGTERM, the process finishes what is under way and exits within this time. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),
+  HELPER_THREAD_NICE: helperThreadNice,
   LOG_LEVEL: logLevel,
   LOG_FORMAT: logFormat,
 };
@@ -97,6 +104,7 @@ export const gatewayConfigShape = {
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
   /** On SIGTERM, the gateway finishes the requests under way and exits within this time. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),
+  HELPER_THREAD_NICE: helperThreadNice,
   LOG_LEVEL: logLevel,
   LOG_FORMAT: logFormat,
   /** Requests an API key may make per window on average; 0 turns rate limits off. */
