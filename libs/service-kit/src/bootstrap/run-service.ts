@@ -19,6 +19,7 @@ export function instanceId(service: ServiceName): string {
 /**
  * Starts one service: a NATS microservice in its queue group (replicas share the work) plus an
  * optional HTTP listener for Kubernetes probes and Prometheus (`/metrics`) when HEALTH_PORT is set.
+ * Its helper threads run HELPER_THREAD_NICE below its event loop (see `HelperThreadPriority`).
  * Logs go through the logger `configureLogging` set up; each NATS request's handler runs bound to
  * the caller's request id.
  *
@@ -32,6 +33,7 @@ export async function runService(
   config: Pick<ServiceConfig, 'NATS_URL' | 'NATS_CONNECT_TIMEOUT_MS' | 'HEALTH_PORT' | 'SHUTDOWN_TIMEOUT_MS'> & Partial<Pick<ServiceConfig, 'HELPER_THREAD_NICE'>>,
   rootModule: DynamicModule,
 ): Promise<NestFastifyApplication> {
+  // Without the setting (services started inside a test runner's process) the threads are left alone.
   new HelperThreadPriority(config.HELPER_THREAD_NICE ?? 0).start();
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, new FastifyAdapter(), {
     logger: processNestLogger(),
