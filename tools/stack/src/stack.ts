@@ -339,7 +339,7 @@ export async function withTemporaryStack<T>(root: string, run: (stack: RunningSt
   }
 }
 
-/** Moves a failed run's logs out of its data directory and says where they are. */
+/** Copies a failed run's logs out of its data directory (deleted next) and says where they are. */
 function keepLogs(logDir: string): void {
   if (!existsSync(logDir)) return;
   const kept = mkdtempSync(join(tmpdir(), 'stack-logs-'));

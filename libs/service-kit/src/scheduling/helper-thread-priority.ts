@@ -40,7 +40,6 @@ export const procThreads: ThreadDirectory = {
  */
 export class HelperThreadPriority {
   private readonly done = new Set<number>();
-  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly increment: number,
@@ -72,15 +71,9 @@ export class HelperThreadPriority {
     return lowered;
   }
 
-  /** Applies now, then again every few seconds for threads started later. */
-  start(): this {
+  /** Applies now, then again every few seconds for the life of the process (threads started later). */
+  start(): void {
     this.apply();
-    if (this.increment !== 0 && this.timer === null) this.timer = setInterval(() => this.apply(), RESCAN_MS).unref();
-    return this;
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    if (this.increment !== 0) setInterval(() => this.apply(), RESCAN_MS).unref();
   }
 }
