@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { EventStore } from '@immo/event-store';
+import { ExpirySweep } from './ingestion/expiry-sweep';
 import type { IngestionGate } from './ingestion/ingestion-gate';
 import type { IngestionLease } from './ingestion/ingestion-lease';
 import type { IngestionRouter } from './ingestion/ingestion-router';
@@ -44,11 +45,13 @@ export class ListingsRuntime {
     this.relay.start();
     this.lease.start();
     this.started = true;
+    const expiry = new ExpirySweep(
+      (now) => this.directory.dueForExpiry(now),
+      (advertIds) => this.ingestion.expireDue(advertIds),
+      (error) => new Logger('ExpirySweep').error(String(error)),
+    );
     this.sweep = setInterval(() => {
-      if (!this.lease.held || !this.gate.open) return;
-      this.ingestion
-        .expireDue(this.directory.dueForExpiry(new Date()))
-        .catch((error: unknown) => new Logger('ExpirySweep').error(String(error)));
+      if (this.lease.held && this.gate.open) void expiry.run();
     }, EXPIRY_SWEEP_MS);
     this.sweep.unref();
   }
