@@ -53,3 +53,42 @@ describe('GeoDirectoryClient stations', () => {
     expect(geo.requests).toEqual([GEO_SUBJECTS.stations, GEO_SUBJECTS.stations, GEO_SUBJECTS.stations]);
   });
 });
+
+describe('GeoDirectoryClient communes', () => {
+  const LYON = { insee: '69123', name: 'Lyon' };
+
+  /** A geo service answering Lyon by INSEE code, 404 for other codes, or failing while `down`. */
+  function communeGeo() {
+    const geo = { requests: 0, down: false };
+    const rpc = {
+      request: async (subject: string, payload: { insee: string }) => {
+        geo.requests++;
+        if (geo.down) throw new RpcCallError('unavailable', subject, 'no responders');
+        if (payload.insee === LYON.insee) return { ...LYON };
+        throw new RpcCallError('remote', subject, 'not found', { status: 404, title: 'Not Found', detail: `no commune ${payload.insee}` });
+      },
+    };
+    return { geo, client: new GeoDirectoryClient(rpc as unknown as NatsRpcClient) };
+  }
+
+  it('asks geo once per commune, found or not, whether asked again while the request runs or after', async () => {
+    const { geo, client } = communeGeo();
+    const [first, during] = await Promise.all([client.cityByInsee('69123'), client.cityByInsee('69123')]);
+    expect(first).toEqual(LYON);
+    expect(during).toBe(first);
+    await expect(client.cityByInsee('69123')).resolves.toBe(first);
+    await expect(client.cityByInsee('99999')).resolves.toBeNull();
+    await expect(client.cityByInsee('99999')).resolves.toBeNull();
+    expect(geo.requests).toBe(2);
+  });
+
+  it('does not remember that geo did not answer', async () => {
+    const { geo, client } = communeGeo();
+    geo.down = true;
+    await expect(client.cityByInsee('69123')).rejects.toThrow('no responders');
+    geo.down = false;
+    await expect(client.cityByInsee('69123')).resolves.toEqual(LYON);
+    await client.cityByInsee('69123');
+    expect(geo.requests).toBe(2);
+  });
+});

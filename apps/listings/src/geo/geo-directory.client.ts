@@ -5,6 +5,12 @@ import { RpcCallError, type NatsRpcClient } from '@immo/service-kit';
 const STATION_RADIUS_KM = 1;
 const STATION_LIMIT = 5;
 
+/** A cached answer: the request under way, then its value. */
+interface Cached<V> {
+  pending: Promise<V> | null;
+  value: V | undefined;
+}
+
 /** What listings needs from the geo service. */
 export interface GeoLookup {
   cityByInsee(insee: string): Promise<City | null>;
@@ -23,8 +29,12 @@ export interface GeoLookup {
  * request per new advert, most of geo's CPU and a cache of hundreds of thousands of cells.
  */
 export class GeoDirectoryClient implements GeoLookup {
-  private readonly citiesByInsee = new Map<string, Promise<City | null>>();
-  private readonly inseeByZipcodeAndName = new Map<string, Promise<string | null>>();
+  /**
+   * Answers by key, as a promise while the request runs and as the answer once it came: a settled
+   * promise kept for good is several objects more, per commune, for the collector to mark.
+   */
+  private readonly citiesByInsee = new Map<string, Cached<City | null>>();
+  private readonly inseeByZipcodeAndName = new Map<string, Cached<string | null>>();
   private stationList: Promise<LocatedStation[]> | null = null;
   private stations: LocatedStation[] | null = null;
 
@@ -68,13 +78,20 @@ export class GeoDirectoryClient implements GeoLookup {
     }
   }
 
-  private cached<K, V>(cache: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
+  private cached<K, V>(cache: Map<K, Cached<V>>, key: K, load: () => Promise<V>): Promise<V> {
     const hit = cache.get(key);
-    if (hit) return hit;
+    if (hit !== undefined) return hit.pending ?? Promise.resolve(hit.value as V);
     const pending = load();
-    cache.set(key, pending);
-    // A failed lookup (geo down, timeout) must be retried later, not remembered.
-    pending.catch(() => cache.delete(key));
+    const entry: Cached<V> = { pending, value: undefined };
+    cache.set(key, entry);
+    pending.then(
+      (value) => {
+        entry.pending = null;
+        entry.value = value;
+      },
+      // A failed lookup (geo down, timeout) must be retried later, not remembered.
+      () => cache.delete(key),
+    );
     return pending;
   }
 }
