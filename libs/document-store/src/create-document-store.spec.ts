@@ -16,3 +16,18 @@ describe('createDocumentStore', () => {
     await store.close();
   });
 });
+
+describe('the MongoDB adapter', () => {
+  it('is loaded only when chosen: the package and its embedded store work without it', async () => {
+    await jest.isolateModulesAsync(async () => {
+      jest.doMock('./mongo/mongo-document-store', () => {
+        throw new Error('the MongoDB adapter was loaded');
+      });
+      const { createDocumentStore: create } = await import('./index');
+      const store = create({ kind: 'embedded' });
+      expect(await store.isReady()).toBe(true);
+      await store.close();
+      expect(() => create({ kind: 'mongo', url: 'mongodb://127.0.0.1:9/unused' })).toThrow('the MongoDB adapter was loaded');
+    });
+  });
+});

@@ -6,7 +6,8 @@ export {
   type EmbeddedDocumentStoreOptions,
 } from './embedded/embedded-document-store';
 export { EmbeddedDocumentCollection, type QueryStats } from './embedded/embedded-collection';
-export { MongoDocumentCollection, MongoDocumentStore, type MongoDocumentStoreOptions } from './mongo/mongo-document-store';
+// The MongoDB adapter is reached through `createDocumentStore` only, which loads it when chosen.
+export type { MongoDocumentStoreOptions } from './mongo/mongo-document-store';
 export {
   EARTH_RADIUS_METRES,
   type LonLat,

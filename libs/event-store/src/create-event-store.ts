@@ -1,5 +1,4 @@
 import type { EventStore } from './event-store.port';
-import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store';
 import { JetStreamEventStore } from './jetstream/jetstream-event-store';
 
 export type EventStoreConfig =
@@ -28,6 +27,15 @@ export async function createEventStore(config: EventStoreConfig): Promise<EventS
         ...(config.duplicateWindowMs !== undefined ? { duplicateWindowMs: config.duplicateWindowMs } : {}),
       });
     case 'eventstoredb':
-      return EventStoreDbEventStore.connect({ url: config.url });
+      return connectEventStoreDb(config.url);
   }
+}
+
+/**
+ * An EventStoreDB event store. Its module is loaded only when chosen: the gRPC client is a few
+ * hundred milliseconds of start-up and a heap's worth of modules in a service that runs embedded.
+ */
+export function connectEventStoreDb(url: string): Promise<EventStore> {
+  const { EventStoreDbEventStore } = require('./eventstoredb/eventstoredb-event-store') as typeof import('./eventstoredb/eventstoredb-event-store');
+  return EventStoreDbEventStore.connect({ url });
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { NatsConnection } from 'nats';
 import { createDocumentStore, type DocumentStore } from '@immo/document-store';
-import { EventStoreDbEventStore, JetStreamEventStore, type EventStore } from '@immo/event-store';
+import { connectEventStoreDb, JetStreamEventStore, type EventStore } from '@immo/event-store';
 import type { ServiceName } from '@immo/contracts';
 import type { ServiceConfig } from '../config/common-config';
 import type { ReadinessCheck } from '../health/readiness';
@@ -12,7 +12,7 @@ import { eventLoopSlice } from '../scheduling/event-loop-slice';
  * (`<SERVICE>_EVENTS`), EventStoreDB in production.
  */
 export async function openEventStore(service: ServiceName, config: ServiceConfig, nats: NatsConnection): Promise<EventStore> {
-  if (config.EVENT_STORE === 'eventstoredb') return EventStoreDbEventStore.connect({ url: config.ESDB_URL ?? '' });
+  if (config.EVENT_STORE === 'eventstoredb') return connectEventStoreDb(config.ESDB_URL ?? '');
   return JetStreamEventStore.connect({
     servers: nats,
     streamName: `${service.toUpperCase()}_EVENTS`,
