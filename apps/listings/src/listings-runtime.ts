@@ -44,7 +44,7 @@ export class ListingsRuntime {
     this.started = true;
     const expiry = new ExpirySweep(
       (now) => this.directory.dueForExpiry(now),
-      (advertIds) => this.ingestion.expireDue(advertIds),
+      (due) => this.ingestion.expireDue(due),
       (error) => new Logger('ExpirySweep').error(String(error)),
     );
     this.sweep = setInterval(() => {

@@ -4,12 +4,12 @@
  * busy, and the next one would take the same adverts again (each read and decided twice, for
  * nothing) while the first still waits its turn.
  */
-export class ExpirySweep {
+export class ExpirySweep<Due> {
   private running: Promise<void> | null = null;
 
   constructor(
-    private readonly due: (now: Date) => Iterable<string>,
-    private readonly expire: (advertIds: Iterable<string>) => Promise<unknown>,
+    private readonly due: (now: Date) => Iterable<Due>,
+    private readonly expire: (due: Iterable<Due>) => Promise<unknown>,
     private readonly onError: (error: unknown) => void,
   ) {}
 

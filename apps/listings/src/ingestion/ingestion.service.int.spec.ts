@@ -172,11 +172,11 @@ describe('IngestionService (real JetStream event store)', () => {
     const states = await Promise.all(
       reply.results.map(async (result) => replay((await eventStore.readStream(advertStreamName(result.advertId ?? ''))).map(fromRecordedEvent))),
     );
-    expect(await ingestion.expireDue(states.flatMap((s) => (s ? [s.uuid] : [])))).toBe(1);
+    expect(await ingestion.expireDue(states.filter((s) => s !== null))).toBe(1);
     const expired = replay((await eventStore.readStream(advertStreamName(reply.results[0]?.advertId ?? ''))).map(fromRecordedEvent));
     expect(expired?.expired).toBe(true);
     // The sweep sees fresh states next time; an expired advert yields nothing.
-    expect(await ingestion.expireDue([expired!.uuid])).toBe(0);
+    expect(await ingestion.expireDue([expired!])).toBe(0);
   });
 
   it('keeps going when geo is down: an INSEE code is taken as given, a postal code + name is refused for now', async () => {

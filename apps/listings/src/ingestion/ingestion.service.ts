@@ -240,18 +240,15 @@ export class IngestionService {
     return [...ids];
   }
 
-  /**
-   * Appends the expiry of the given adverts whose announced `expiredAt` has passed without a new
-   * crawl; the others (crawled since, expiry pushed back, already expired) are left alone.
-   */
-  async expireDue(advertIds: Iterable<string>): Promise<number> {
+  /** Appends the expiry of adverts whose announced `expiredAt` has passed without a new crawl. */
+  async expireDue(states: Iterable<Pick<AdvertState, 'uuid' | 'expired' | 'expiresAt' | 'transactionType' | 'propertyType' | 'commune'>>): Promise<number> {
     const now = this.now();
     let expired = 0;
-    for (const advertId of advertIds) {
-      const { state } = this.written.get(advertId) ?? (await this.guess(advertId));
-      if (state === null || state.expired || state.expiresAt === null || Date.parse(state.expiresAt) > now.getTime()) continue;
-      const outcome = await this.serializer.run(bucketKeyOf(state), () =>
-        this.appendDecided(advertId, Number.POSITIVE_INFINITY, (current) => (current.state ? decideExpiry(current.state, now) : [])),
+    for (const candidate of states) {
+      if (candidate.expired || candidate.expiresAt === null || Date.parse(candidate.expiresAt) > now.getTime()) continue;
+      const key = bucketKeyOf(candidate);
+      const outcome = await this.serializer.run(key, () =>
+        this.appendDecided(candidate.uuid, Number.POSITIVE_INFINITY, (current) => (current.state ? decideExpiry(current.state, now) : [])),
       );
       if (outcome.events.length > 0) expired++;
     }

@@ -33,7 +33,7 @@ function recrawled(state: AdvertState, overrides: Partial<AdvertSnapshot>): Adve
 }
 
 const at = (iso: string) => new Date(iso);
-const dueIds = (directory: AdvertDirectory, now: Date) => directory.dueForExpiry(now).sort();
+const dueIds = (directory: AdvertDirectory, now: Date) => directory.dueForExpiry(now).map((f) => f.uuid).sort();
 
 describe('AdvertDirectory', () => {
   let directory: AdvertDirectory;
@@ -75,7 +75,8 @@ describe('AdvertDirectory', () => {
       directory.track(factsOf(recrawled(advert, { expiredAt: EXPIRY, price: 250_000, seenAt: '2026-03-02T10:00:00Z' })));
 
       expect(directory.size).toBe(1);
-      expect(directory.dueForExpiry(at(EXPIRY))).toEqual([advert.uuid]);
+      expect(directory.dueForExpiry(at(EXPIRY))).toHaveLength(1);
+      expect(directory.dueForExpiry(at(EXPIRY))[0]?.price).toBe(250_000);
     });
   });
 
@@ -90,7 +91,7 @@ describe('AdvertDirectory', () => {
       const advert = anAdvert({ expiredAt: EXPIRY });
       directory.track(factsOf(advert));
 
-      expect(directory.dueForExpiry(at(EXPIRY))).toEqual([advert.uuid]);
+      expect(directory.dueForExpiry(at(EXPIRY))).toEqual([factsOf(advert)]);
     });
 
     it('given a live advert with an announced expiry, when the time is past it, then it is due', () => {

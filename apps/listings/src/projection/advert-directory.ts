@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { internString, ShardedMap } from '@immo/contracts';
+import { ShardedMap } from '@immo/contracts';
 import type { DocumentCollection } from '@immo/document-store';
 import type { AdvertState, PropertyMatcher } from '../domain';
 import type { AdvertFacts, AdvertFactsRecord } from './read-models';
@@ -47,13 +47,8 @@ export function sameFacts(a: AdvertFacts, b: AdvertFacts): boolean {
  * Fed by the advert-states projection and loaded at start from the advert facts read model.
  */
 export class AdvertDirectory {
-  /**
-   * Announced expiry dates (epoch ms) of live adverts, by advert id. The date only: the sweep
-   * reads each due advert's state when it expires it. Keeping the whole facts here was 16 objects
-   * per advert for V8 to mark on every full collection (about 400,000 at 200,000 properties), and
-   * each sweep parsed every date again. Sharded: most live adverts announce an expiry (see `ShardedMap`).
-   */
-  private readonly expiring = new ShardedMap<string, number>();
+  /** Sharded: most live adverts announce an expiry (see `ShardedMap`). */
+  private readonly expiring = new ShardedMap<string, AdvertFacts>();
 
   constructor(readonly matcher: PropertyMatcher) {}
 
@@ -63,16 +58,14 @@ export class AdvertDirectory {
 
   track(facts: AdvertFacts): void {
     this.matcher.track(facts);
-    // The id is interned: the matcher and the store's skeletons hold the same string.
-    if (!facts.expired && facts.expiresAt !== null) this.expiring.set(internString(facts.uuid), Date.parse(facts.expiresAt));
+    if (!facts.expired && facts.expiresAt !== null) this.expiring.set(facts.uuid, facts);
     else this.expiring.delete(facts.uuid);
   }
 
-  /** Ids of the live adverts whose announced expiry date has passed. */
-  dueForExpiry(now: Date): string[] {
-    const time = now.getTime();
-    const due: string[] = [];
-    for (const [advertId, expiresAt] of this.expiring) if (expiresAt <= time) due.push(advertId);
+  /** Live adverts whose announced expiry date has passed. */
+  dueForExpiry(now: Date): AdvertFacts[] {
+    const due: AdvertFacts[] = [];
+    for (const facts of this.expiring.values()) if (Date.parse(facts.expiresAt as string) <= now.getTime()) due.push(facts);
     return due;
   }
 
