@@ -19,6 +19,19 @@ const MIB = 1024 * 1024;
 /** Known adverts crawled again in the recrawl measurement; 5% of them with a new price. */
 const RECRAWLED = Math.min(60_000, Math.round(GOODS * 0.3));
 const REPRICED_SHARE = 0.05;
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * The crawls end two days before today (UTC midnight), the next day's recrawl a day before: the
+ * load is what crawlers send of live adverts, and the service's clock agrees with it. Dated in
+ * January 2026 (the generator's default) while the service's clock said November, every expiry
+ * an advert announced had passed, and the expiry sweep expired those adverts while the phases
+ * ran (up to about one in six, by the generator's odds): events besides the snapshots', whose
+ * work was counted in the phases' CPU and time.
+ */
+function periodStart(now: number): string {
+  return new Date(Math.floor(now / DAY_MS) * DAY_MS - (DAYS + 2) * DAY_MS).toISOString();
+}
 
 /**
  * The next day's crawl of known adverts: each advert's last snapshot seen a day after the loaded
@@ -129,10 +142,11 @@ function prepareLoad(): PreparedLoad {
   const chunks: PreparedChunk[] = [];
   /** The last snapshot of the first `RECRAWLED` adverts loaded, by identity. */
   const lastSnapshots = new Map<string, AdvertSnapshot>();
+  const start = periodStart(Date.now());
   let periodEnd = '';
   for (let first = 0, chunk = 0; first < GOODS; first += CHUNK_GOODS, chunk++) {
     const goods = Math.min(CHUNK_GOODS, GOODS - first);
-    const { snapshots, end } = generateDataset({ seed: 1000 + chunk, goods, days: DAYS, multiPublisherShare: 0.25, communes });
+    const { snapshots, end } = generateDataset({ seed: 1000 + chunk, goods, days: DAYS, start, multiPublisherShare: 0.25, communes });
     periodEnd = end;
     for (const snapshot of snapshots) {
       const identity = `${snapshot.site}|${snapshot.reference ?? snapshot.url}`;
@@ -140,8 +154,8 @@ function prepareLoad(): PreparedLoad {
     }
     chunks.push({ goods, snapshots: snapshots.length, bodies: requestBodies(snapshots) });
   }
-  const more = requestBodies(generateDataset({ seed: 99_999, goods: CHUNK_GOODS, days: DAYS, multiPublisherShare: 0.25, communes }).snapshots);
-  const recrawl = requestBodies(nextDayCrawl(lastSnapshots.values(), new Date(Date.parse(periodEnd) + 24 * 3600 * 1000).toISOString()));
+  const more = requestBodies(generateDataset({ seed: 99_999, goods: CHUNK_GOODS, days: DAYS, start, multiPublisherShare: 0.25, communes }).snapshots);
+  const recrawl = requestBodies(nextDayCrawl(lastSnapshots.values(), new Date(Date.parse(periodEnd) + DAY_MS).toISOString()));
   return { communes: communes.length, chunks, more, recrawl };
 }
 
