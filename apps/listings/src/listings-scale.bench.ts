@@ -22,12 +22,14 @@ const REPRICED_SHARE = 0.05;
 const DAY_MS = 24 * 3600 * 1000;
 
 /**
- * The crawls end two days before today (UTC midnight), the next day's recrawl a day before: the
- * load is what crawlers send of live adverts, and the service's clock agrees with it. Dated in
- * January 2026 (the generator's default) while the service's clock said November, every expiry
- * an advert announced had passed, and the expiry sweep expired those adverts while the phases
- * ran (up to about one in six, by the generator's odds): events besides the snapshots', whose
- * work was counted in the phases' CPU and time.
+ * The crawls end two days before today (UTC midnight), the next day's recrawl a day before, so
+ * that the load is close to what crawlers send of live adverts. Dated in January 2026 (the
+ * generator's default) while the service's clock said November, every expiry an advert announced
+ * had passed, and the expiry sweep expired those adverts while the phases ran (up to about one in
+ * six, by the generator's odds): events besides the snapshots', whose work was counted in the
+ * phases' CPU and time. Now only the expiries announced for the last two days, and those of
+ * adverts not crawled again after they passed, are due during the phases. The data differ from
+ * one day to the next by their dates only.
  */
 function periodStart(now: number): string {
   return new Date(Math.floor(now / DAY_MS) * DAY_MS - (DAYS + 2) * DAY_MS).toISOString();

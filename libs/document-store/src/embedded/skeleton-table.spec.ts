@@ -56,11 +56,22 @@ describe('skeleton tables', () => {
     expect(table.get('a')).toBe(arrayOnTheWay);
     const halfThere = skeletonOf({ _id: 'b', revision: 1, state: { other: 1 } }, paths);
     table.set('b', halfThere);
-    expect(table.get('b')).toEqual({ _id: 'b', revision: 1, state: {} });
+    expect(table.get('b')).toBe(halfThere);
+    const undefinedLeaf = { _id: 'c', revision: 1, state: { propertyId: undefined } } as Skeleton;
+    table.set('c', undefinedLeaf);
+    expect(table.get('c')).toBe(undefinedLeaf);
 
     table.set('a', skeletonOf({ _id: 'a', revision: 2, state: { propertyId: 'q' } }, paths));
     expect(table.get('a')).toEqual({ _id: 'a', revision: 2, state: { propertyId: 'q' } });
     expect(table.get('a')).not.toBe(arrayOnTheWay);
+
+    // And from columns to whole: the columns forget the values they held.
+    const whole = skeletonOf({ _id: 'a', revision: 3, photos: [{ url: 'v' }], state: { propertyId: 'q' } }, paths);
+    table.set('a', whole);
+    expect(table.get('a')).toBe(whole);
+    expect(table.delete('a')).toBe(true);
+    table.set('a', skeletonOf({ _id: 'a', revision: 4 }, paths));
+    expect(table.get('a')).toEqual({ _id: 'a', revision: 4 });
   });
 
   it('gives back what `skeletonOf` made, for any document', () => {
