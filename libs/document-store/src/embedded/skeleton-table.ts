@@ -76,7 +76,7 @@ export class ColumnarSkeletonTable implements SkeletonTable {
   set(_id: string, skeleton: Skeleton): this {
     const id = skeleton._id;
     this.revisions.set(id, skeleton.revision);
-    const values = this.parts.length === 0 ? [] : valuesAt(skeleton, this.parts);
+    const values = valuesAt(skeleton, this.parts);
     if (values === null) {
       this.whole.set(id, skeleton);
       for (const column of this.columns) column.delete(id);
