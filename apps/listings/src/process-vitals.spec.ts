@@ -36,4 +36,22 @@ describe('ProcessVitals', () => {
       vitals.close();
     }
   });
+
+  it('reads a block of the event loop as the whole interval between two ticks: the block and a part of the 10 ms between ticks', async () => {
+    const vitals = new ProcessVitals();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 30)); // a few idle ticks
+      const started = performance.now();
+      while (performance.now() - started < 60) {
+        // the event loop is held for 60 ms
+      }
+      await new Promise((resolve) => setTimeout(resolve, 30)); // the tick after the block is recorded
+      const read = vitals.read();
+      expect(read.eventLoopDelayMaxMs).toBeGreaterThanOrEqual(60);
+      // The block, up to 10 ms of the interval it fell in, and room for a busy test machine.
+      expect(read.eventLoopDelayMaxMs).toBeLessThan(60 + 10 + 40);
+    } finally {
+      vitals.close();
+    }
+  });
 });

@@ -15,6 +15,12 @@ const GC_KINDS: Partial<Record<number, string>> = {
  * of a stall (our own synchronous work, or the collector) apart.
  */
 export class ProcessVitals {
+  /**
+   * The histogram records whole intervals between ticks (measured: 10.1 ms when idle; a 50 ms
+   * block of work read 55 ms), so its maximum overstates the worst stall by up to the resolution.
+   * A finer one would state it closer, but wakes an idle process more often: 14 ms of CPU a
+   * second at 2 ms, against 5 ms at 10 ms (measured on Node 20).
+   */
   private readonly delay: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
   private readonly gc: PerformanceObserver;
   private gcPauseMax = 0;

@@ -95,6 +95,10 @@ export interface ProjectionStatusReply {
     heapTotalBytes: number;
     /** Memory held outside the V8 heap by buffers and native objects. */
     externalBytes: number;
+    /**
+     * Longest interval between two ticks of a 10 ms timer (`monitorEventLoopDelay`), and its 99th
+     * percentile: an idle loop shows 10 ms, and a stall of s ms shows as s to s + 10 ms.
+     */
     eventLoopDelayMaxMs: number;
     eventLoopDelayP99Ms: number;
     /** Longest garbage-collection pause since the same moment, and its kind (what a stall often is). */
