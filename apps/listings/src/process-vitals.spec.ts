@@ -48,8 +48,9 @@ describe('ProcessVitals', () => {
       await new Promise((resolve) => setTimeout(resolve, 30)); // the tick after the block is recorded
       const read = vitals.read();
       expect(read.eventLoopDelayMaxMs).toBeGreaterThanOrEqual(60);
-      // The block, up to 10 ms of the interval it fell in, and room for a busy test machine.
-      expect(read.eventLoopDelayMaxMs).toBeLessThan(60 + 10 + 40);
+      // The block and up to 10 ms of the interval it fell in, plus whatever a busy test machine
+      // adds (not bounded tightly here); a slip of unit would read a thousand times more.
+      expect(read.eventLoopDelayMaxMs).toBeLessThan(1000);
     } finally {
       vitals.close();
     }
