@@ -21,6 +21,13 @@ export interface IndexSpec {
 export interface CollectionSpec {
   name: string;
   indexes: IndexSpec[];
+  /**
+   * Its documents are plain JSON data: strings, finite numbers, booleans, null, arrays and plain
+   * objects (no Dates, binary data, undefined or NaN). The embedded store then keeps them as JSON
+   * text, which V8 writes and reads faster than msgpack (see `lmdb-persistence.ts`), and reads back
+   * what JSON carries, in memory as on disk. MongoDB stores them as BSON either way.
+   */
+  plainJson?: boolean;
 }
 
 /** Every stored document has a string `_id` and a numeric `revision` used to guard upserts. */

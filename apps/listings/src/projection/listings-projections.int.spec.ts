@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
-import { EmbeddedDocumentStore, type DocumentStore } from '@immo/document-store';
+import { EmbeddedDocumentStore, type DocumentStore, type StoredDocument } from '@immo/document-store';
 import { JetStreamEventStore } from '@immo/event-store';
 import { LISTINGS_INTEGRATION_STREAM, type City, type ListingsIntegrationEvent } from '@immo/contracts';
 import { startNatsServer, type RunningNatsServer } from '@immo/testing';
@@ -15,7 +15,15 @@ import { IngestionService, type ProjectedAdvertLookup } from '../ingestion/inges
 import { criteriaOf } from '../search/property-document.fixture';
 import { createListingsProjections, type ListingsProjections } from './create-projections';
 import { LISTINGS_INTEGRATION_STREAM_SETTINGS, openOutboxPublisher, type PublishIntegrationEvent } from '@immo/service-kit';
-import { ADVERTS_COLLECTION, CHECKPOINTS_COLLECTION, PROPERTIES_COLLECTION, type AdvertRecord, type PropertyRecord } from './read-models';
+import {
+  ADVERT_FACTS_COLLECTION,
+  ADVERTS_COLLECTION,
+  CHECKPOINTS_COLLECTION,
+  PROPERTIES_COLLECTION,
+  SEARCH_ROWS_COLLECTION,
+  type AdvertRecord,
+  type PropertyRecord,
+} from './read-models';
 
 /** Reference data is the geo service's business; here a deterministic stand-in answers. */
 const geo: GeoLookup = {
@@ -145,6 +153,30 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     await projections.relay.stop();
     await store.close();
   }, 90_000);
+
+  it('writes only plain JSON data to the collections it declares plain JSON (the store keeps those as JSON text)', async () => {
+    const { store } = openStore();
+    const plainJson = new Set([ADVERTS_COLLECTION, ADVERT_FACTS_COLLECTION, PROPERTIES_COLLECTION, SEARCH_ROWS_COLLECTION].filter((spec) => spec.plainJson).map((spec) => spec.name));
+    expect(plainJson.size).toBe(4);
+    const written = new Map<string, StoredDocument[]>();
+    const commit = store.commit.bind(store);
+    jest.spyOn(store, 'commit').mockImplementation((writes) => {
+      for (const write of writes) if ('upsert' in write && plainJson.has(write.collection)) written.set(write.collection, [...(written.get(write.collection) ?? []), write.upsert]);
+      return commit(writes);
+    });
+    const projections = createListingsProjections({ eventStore, store, geo, publish });
+    await projections.runner.start();
+    const ingestion = new IngestionService(eventStore, geo, projections.directory.matcher, { now: NOW });
+    const { snapshots } = generateDataset({ seed: 11, goods: 60 });
+    for (let i = 0; i < snapshots.length; i += 100) expect((await ingestion.ingest(snapshots.slice(i, i + 100))).rejected).toBe(0);
+    await caughtUp(projections);
+    await projections.runner.stop();
+    await store.close();
+
+    expect([...written.keys()].sort()).toEqual([...plainJson].sort());
+    // Strict: a Date, an undefined field or a NaN would read back otherwise than it was written.
+    for (const docs of written.values()) for (const doc of docs) expect(JSON.parse(JSON.stringify(doc))).toStrictEqual(doc);
+  }, 60_000);
 
   it('publishes every integration event once, through publish failures and 10 s without NATS', async () => {
     const { store } = openStore();

@@ -39,8 +39,15 @@ export interface CheckpointRecord extends StoredDocument {
   position: number | null;
 }
 
+/*
+ * The projections' collections hold plain JSON data (`plainJson`): states folded from JSON events,
+ * documents served as JSON, rows made for JSON. The embedded store keeps them as JSON
+ * text, the cheapest to write and read back of what the projections do for each change.
+ */
+
 export const ADVERTS_COLLECTION: CollectionSpec = {
   name: 'listings_adverts',
+  plainJson: true,
   indexes: [
     // Rebuilding one property's document reads the states of its adverts.
     { fields: { 'state.propertyId': 1 }, serves: 'adverts of a property (document rebuild)' },
@@ -49,6 +56,7 @@ export const ADVERTS_COLLECTION: CollectionSpec = {
 
 export const PROPERTIES_COLLECTION: CollectionSpec = {
   name: 'listings_properties',
+  plainJson: true,
   // Read by id only (`_id`, indexed in both stores): the search index names the page's properties
   // and the search rows, not this collection, rebuild that index at start.
   indexes: [],
@@ -56,18 +64,21 @@ export const PROPERTIES_COLLECTION: CollectionSpec = {
 
 export const ADVERT_FACTS_COLLECTION: CollectionSpec = {
   name: 'listings_advert_facts',
+  plainJson: true,
   // Read whole at start (grouping candidates, expiry schedule); never queried by field.
   indexes: [],
 };
 
 export const SEARCH_ROWS_COLLECTION: CollectionSpec = {
   name: 'listings_search_rows',
+  plainJson: true,
   // Read whole at start to fill the in-memory search index; never queried by field.
   indexes: [],
 };
 
 export const OUTBOX_COLLECTION: CollectionSpec = {
   name: 'listings_outbox',
+  // Kept as msgpack: its payload is JSON text already, which JSON text would escape again.
   // Drained in `_id` order; `_id` needs no declared index in either store.
   indexes: [],
 };

@@ -7,6 +7,15 @@ import type { StoredDocument } from '../document-store.port';
 import { cloneDocument } from './clone';
 import type { LmdbPersistence } from './lmdb-persistence';
 
+/**
+ * How a body store copies the documents it hands out: as JSON carries them for a collection of
+ * plain JSON data (what the disk gives back, so a read looks the same before and after its commit
+ * and with or without a data directory), a deep copy otherwise.
+ */
+export function documentCopier(plainJson: boolean): (doc: StoredDocument) => StoredDocument {
+  return plainJson ? (doc) => JSON.parse(JSON.stringify(doc)) as StoredDocument : cloneDocument;
+}
+
 /** What a store held for an id before a write, to put it back if the commit is refused. */
 export type StagedState = { kind: 'stored' } | { kind: 'staged'; doc: StoredDocument | null };
 
@@ -27,9 +36,11 @@ export interface BodyStore {
 export class MemoryBodyStore implements BodyStore {
   private readonly docs = new Map<string, StoredDocument>();
 
+  constructor(private readonly copy: (doc: StoredDocument) => StoredDocument = cloneDocument) {}
+
   read(id: string): StoredDocument | undefined {
     const doc = this.docs.get(id);
-    return doc === undefined ? undefined : cloneDocument(doc);
+    return doc === undefined ? undefined : this.copy(doc);
   }
 
   async prefetch(): Promise<void> {
@@ -61,12 +72,13 @@ export class LmdbBodyStore implements BodyStore {
   constructor(
     private readonly persistence: LmdbPersistence,
     private readonly collection: string,
+    private readonly copy: (doc: StoredDocument) => StoredDocument = cloneDocument,
   ) {}
 
   read(id: string): StoredDocument | undefined {
     if (this.overlay.has(id)) {
       const staged = this.overlay.get(id);
-      return staged ? cloneDocument(staged) : undefined;
+      return staged ? this.copy(staged) : undefined;
     }
     return this.persistence.read(this.collection, id);
   }

@@ -79,6 +79,8 @@ function emptyStats(): QueryStats {
 
 export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocument> implements DocumentCollection<T> {
   readonly name: string;
+  /** Its documents are plain JSON data (`CollectionSpec.plainJson`), persisted as JSON text. */
+  private readonly plainJson: boolean;
   private skeletons: SkeletonTable;
   /** Declared index paths: what skeletons hold, sorted so that stored skeletons can be compared. */
   private paths: string[] = [];
@@ -99,6 +101,7 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
     loadSkeletons: (paths: readonly string[]) => Map<string, Skeleton>,
   ) {
     this.name = spec.name;
+    this.plainJson = spec.plainJson === true;
     this.paths = pathsOf(spec.indexes);
     this.skeletons = skeletonTableFor(this.paths, loadSkeletons(this.paths));
     this.reloadSkeletons = loadSkeletons;
@@ -341,7 +344,7 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
       else this.unindex(skeleton);
       this.bodies.restore(doc._id, previous);
     });
-    return { outcome: existing ? 'updated' : 'inserted', op: { collection: this.name, id: doc._id, doc: stored, skeleton } };
+    return { outcome: existing ? 'updated' : 'inserted', op: { collection: this.name, id: doc._id, doc: stored, skeleton, plainJson: this.plainJson } };
   }
 
   applyDelete(id: string, undo: Undo[]): AppliedWrite {

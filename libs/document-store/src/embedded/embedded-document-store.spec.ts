@@ -497,6 +497,28 @@ describe('embedded document store', () => {
       await second.close();
     });
 
+    it('reads back what JSON carries from a plain-JSON collection, staged, stored and in memory alike', async () => {
+      const PLAIN: CollectionSpec = { name: 'ads/plain', indexes: [{ fields: { 'city.insee': 1 }, serves: 'ads of a city' }], plainJson: true };
+      const doc = { ...ad(1), at: new Date('2024-03-01T10:00:00Z'), gone: undefined, note: 'é ✓ "quoted"\nline' };
+      const asJson = { ...ad(1), publishedAt: ad(1).publishedAt.toISOString(), at: '2024-03-01T10:00:00.000Z', note: doc.note };
+      const memory = new EmbeddedDocumentStore();
+      const first = new EmbeddedDocumentStore({ dataDir });
+      const written = first.collection<Ad>(PLAIN).upsert(doc);
+      // Staged, before its commit is durable.
+      expect(await first.collection<Ad>(PLAIN).findById('ad-1')).toStrictEqual(asJson);
+      await written;
+      await first.close();
+      await memory.collection<Ad>(PLAIN).upsert(doc);
+      expect(await memory.collection<Ad>(PLAIN).findById('ad-1')).toStrictEqual(asJson);
+
+      const second = new EmbeddedDocumentStore({ dataDir });
+      const reloaded = second.collection<Ad>(PLAIN);
+      expect(await reloaded.findById('ad-1')).toStrictEqual(asJson);
+      // Indexes read skeletons, not bodies: they are as before.
+      expect(await reloaded.find({ 'city.insee': ad(1).city.insee })).toStrictEqual([asJson]);
+      await second.close();
+    });
+
     it('builds its equality indexes while it opens, so the first query after a restart builds nothing', async () => {
       const first = new EmbeddedDocumentStore({ dataDir });
       await first.collection<Ad>(SPEC).bulkUpsert(ADS.slice(0, 20));

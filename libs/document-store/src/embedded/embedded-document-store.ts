@@ -8,7 +8,7 @@
 import type { CollectionSpec, CommitOutcome, DocumentStore, DocumentWrite, StoredDocument } from '../document-store.port';
 import { assertStoredDocument } from '../document-validation';
 import { DocumentStoreClosedError, DocumentStoreFailedError, DuplicateKeyError } from '../errors';
-import { type BodyStore, LmdbBodyStore, MemoryBodyStore } from './body-store';
+import { type BodyStore, documentCopier, LmdbBodyStore, MemoryBodyStore } from './body-store';
 import { type AppliedWrite, type CollectionHost, EmbeddedDocumentCollection, type Undo } from './embedded-collection';
 import { LmdbPersistence, type PersistOp, type YieldToEventLoop } from './lmdb-persistence';
 import { type Skeleton, skeletonOf } from './skeleton';
@@ -48,7 +48,8 @@ export class EmbeddedDocumentStore implements DocumentStore {
     if (collection) {
       collection.declareIndexes(spec.indexes);
     } else {
-      const bodies: BodyStore = this.persistence ? new LmdbBodyStore(this.persistence, spec.name) : new MemoryBodyStore();
+      const copy = documentCopier(spec.plainJson === true);
+      const bodies: BodyStore = this.persistence ? new LmdbBodyStore(this.persistence, spec.name, copy) : new MemoryBodyStore(copy);
       collection = new EmbeddedDocumentCollection(spec, this.host, bodies, (paths) => this.skeletonsOf(spec.name, paths, collection));
       this.collections.set(spec.name, collection);
     }

@@ -145,6 +145,37 @@ describe('LmdbPersistence', () => {
     }
   });
 
+  it("stores a plain-JSON collection's bodies as JSON text, and still reads the msgpack bodies written before", async () => {
+    const persistence = LmdbPersistence.open(dataDir);
+    const old = listingLike(1);
+    const next = listingLike(2);
+    await persistence.persist(opsOf([old]), () => []);
+    await persistence.persist(
+      opsOf([next]).map((op) => ({ ...op, plainJson: true })),
+      () => [],
+    );
+    await persistence.close();
+
+    const raw = open({ path: join(dataDir, LMDB_FILE_NAME), maxDbs: 8, readOnly: true });
+    const meta = codec.unpack(raw.openDB<Buffer, string>({ name: '$meta', encoding: 'binary' }).getBinary('properties') as Buffer) as { dictionary: Uint8Array };
+    const bodies = raw.openDB<Buffer, string>({ name: 'properties', encoding: 'binary', compression: { threshold: 200, dictionary: Buffer.from(meta.dictionary) } });
+    try {
+      expect(codec.unpack(bodies.getBinary(next._id) as Buffer)).toBe(JSON.stringify(next));
+      expect(codec.unpack(bodies.getBinary(old._id) as Buffer)).toEqual(old);
+    } finally {
+      await raw.close();
+    }
+
+    const reopened = LmdbPersistence.open(dataDir);
+    try {
+      expect(reopened.read('properties', next._id)).toStrictEqual(next);
+      expect(reopened.read('properties', old._id)).toStrictEqual(old);
+      expect([...reopened.documents('properties')]).toStrictEqual([old, next]);
+    } finally {
+      await reopened.close();
+    }
+  });
+
   it('writes nothing of a commit that holds a key lmdb cannot take, not even the operations before it', async () => {
     const persistence = LmdbPersistence.open(dataDir);
     try {

@@ -27,6 +27,8 @@ export interface PersistOp {
   /** The new document, or null to delete it. */
   doc: StoredDocument | null;
   skeleton: Skeleton | null;
+  /** The collection's documents are plain JSON data: the body is stored as JSON text (see `encodeBody`). */
+  plainJson?: boolean;
 }
 
 interface CollectionMeta {
@@ -75,22 +77,42 @@ const MAX_DATABASES = 201;
 const codec = new Packr({ useRecords: false, moreTypes: false });
 
 /**
+ * A document body: msgpack of the document, or for a collection of plain JSON data, msgpack of its
+ * JSON text (a msgpack string, told apart on reading: a document is never a string). Measured in
+ * the listings service under ingestion, V8's JSON.stringify encoded its documents 2.5 to 3.5 times
+ * faster than msgpackr (property documents 24 µs against 85, advert states 8 against 28), whose
+ * field-by-field encoding meets objects of many shapes there; reading, JSON.parse of the text took
+ * half the time of msgpackr's decoding. Bodies written before stay readable.
+ */
+function encodeBody(doc: StoredDocument, plainJson: boolean): Buffer {
+  return codec.pack(plainJson ? JSON.stringify(doc) : doc);
+}
+
+function decodeBody(bytes: Buffer | Uint8Array): StoredDocument {
+  const value: unknown = codec.unpack(bytes);
+  return (typeof value === 'string' ? JSON.parse(value) : value) as StoredDocument;
+}
+
+/**
  * Longest wait for a prefetch: lmdb reports a failed one by logging, without calling back, and a
  * prefetch only makes reads cheaper, so a reader never waits on it for long.
  */
 const PREFETCH_WAIT_MS = 1000;
 
-/** A database of msgpack-encoded values. */
+/** A database of msgpack-encoded values (`decode` reads one). */
 class EncodedDatabase<V> {
-  constructor(private readonly db: Database<Buffer, string>) {}
+  constructor(
+    private readonly db: Database<Buffer, string>,
+    private readonly decode: (bytes: Buffer) => V = (bytes) => codec.unpack(bytes) as V,
+  ) {}
 
   get(key: string): V | undefined {
     const bytes = this.db.getBinary(key);
-    return bytes === undefined ? undefined : (codec.unpack(bytes) as V);
+    return bytes === undefined ? undefined : this.decode(bytes);
   }
 
   *values(): Generator<{ key: string; value: V }> {
-    for (const { key, value } of this.db.getRange()) yield { key, value: codec.unpack(value) as V };
+    for (const { key, value } of this.db.getRange()) yield { key, value: this.decode(value) };
   }
 
   count(): number {
@@ -159,6 +181,10 @@ export class LmdbPersistence {
 
   private database<V>(name: string, compression: ReturnType<typeof compressionOption> | false = false): EncodedDatabase<V> {
     return new EncodedDatabase<V>(this.root.openDB<Buffer, string>({ name, encoding: 'binary', compression }));
+  }
+
+  private bodyDatabase(name: string, compression: ReturnType<typeof compressionOption>): EncodedDatabase<StoredDocument> {
+    return new EncodedDatabase(this.root.openDB<Buffer, string>({ name, encoding: 'binary', compression }), decodeBody);
   }
 
   static open(dataDir: string, yieldToEventLoop: YieldToEventLoop = () => undefined): LmdbPersistence {
@@ -265,7 +291,7 @@ export class LmdbPersistence {
       // Everything that can throw runs before the batch: a batch whose callback throws still
       // commits what it queued so far, where a transaction would have rolled back.
       assertKeySize(op.id);
-      encoded.push(op.doc === null ? null : { body: codec.pack(op.doc), skeleton: codec.pack(op.skeleton as Skeleton) });
+      encoded.push(op.doc === null ? null : { body: encodeBody(op.doc, op.plainJson === true), skeleton: codec.pack(op.skeleton as Skeleton) });
     }
     return encoded;
   }
@@ -320,7 +346,7 @@ export class LmdbPersistence {
       if (dictionary === null) continue;
       const meta: CollectionMeta = { paths: [...pathsOf(collection)], dictionary };
       this.metas.set(collection, meta);
-      this.bodies.set(collection, this.database<StoredDocument>(collection, compressionOption(dictionary)));
+      this.bodies.set(collection, this.bodyDatabase(collection, compressionOption(dictionary)));
       chosen.set(collection, meta);
     }
     return chosen;
@@ -349,7 +375,7 @@ export class LmdbPersistence {
   private bodiesOf(collection: string): EncodedDatabase<StoredDocument> {
     let db = this.bodies.get(collection);
     if (!db) {
-      db = this.database<StoredDocument>(collection, compressionOption(this.metaOf(collection)?.dictionary));
+      db = this.bodyDatabase(collection, compressionOption(this.metaOf(collection)?.dictionary));
       this.bodies.set(collection, db);
     }
     return db;
