@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import { ShardedMap } from '@immo/contracts';
 import type { DocumentCollection } from '@immo/document-store';
 import type { AdvertState, PropertyMatcher } from '../domain';
+import { ExpirySchedule } from './expiry-schedule';
 import type { AdvertFacts, AdvertFactsRecord } from './read-models';
 
 /** Facts read per batch at start: the whole collection is never held at once. */
@@ -47,8 +47,8 @@ export function sameFacts(a: AdvertFacts, b: AdvertFacts): boolean {
  * Fed by the advert-states projection and loaded at start from the advert facts read model.
  */
 export class AdvertDirectory {
-  /** Sharded: most live adverts announce an expiry (see `ShardedMap`). */
-  private readonly expiring = new ShardedMap<string, AdvertFacts>();
+  /** Live adverts with an announced expiry (most of them), by when it falls. */
+  private readonly expiring = new ExpirySchedule<AdvertFacts>();
 
   constructor(readonly matcher: PropertyMatcher) {}
 
@@ -58,15 +58,13 @@ export class AdvertDirectory {
 
   track(facts: AdvertFacts): void {
     this.matcher.track(facts);
-    if (!facts.expired && facts.expiresAt !== null) this.expiring.set(facts.uuid, facts);
+    if (!facts.expired && facts.expiresAt !== null) this.expiring.set(facts.uuid, facts, Date.parse(facts.expiresAt));
     else this.expiring.delete(facts.uuid);
   }
 
   /** Live adverts whose announced expiry date has passed. */
   dueForExpiry(now: Date): AdvertFacts[] {
-    const due: AdvertFacts[] = [];
-    for (const facts of this.expiring.values()) if (Date.parse(facts.expiresAt as string) <= now.getTime()) due.push(facts);
-    return due;
+    return this.expiring.due(now.getTime());
   }
 
   async load(collection: DocumentCollection<AdvertFactsRecord>): Promise<void> {
