@@ -1,6 +1,8 @@
 import { IncomingRequestDeserializer } from '@nestjs/microservices/deserializers';
-import type { IncomingEvent, IncomingRequest } from '@nestjs/microservices';
+import type { Deserializer, IncomingEvent, IncomingRequest } from '@nestjs/microservices';
+import { eventLoopSlice } from '../scheduling/event-loop-slice';
 import { plainRequestId } from './plain-request-id';
+import { parseJsonInSlices } from './sliced-json-parse';
 
 /**
  * The payload handed to a handler when the body was not JSON. A symbol, not `undefined`, so no
@@ -11,6 +13,9 @@ export const UNREADABLE_BODY: unique symbol = Symbol('unreadable NATS message bo
 
 const decoder = new TextDecoder();
 
+/** Bodies from this size up are parsed a piece at a time (see `parseJsonInSlices`): a batch of a thousand snapshots is 1.5 MB. */
+const SLICED_PARSE_BYTES = 128 * 1024;
+
 /**
  * Lets crawlers call a service with the plain `nats` client: a request (it has a reply subject)
  * whose body is not Nest's `{pattern, id, data}` envelope is a request for the handler of the
@@ -20,16 +25,23 @@ const decoder = new TextDecoder();
  * It never throws: Nest does not catch a deserializer failure, and the resulting unhandled
  * rejection would stop the whole service on one bad message.
  */
-export class PlainJsonRequestDeserializer extends IncomingRequestDeserializer {
-  override deserialize(value: Uint8Array, options?: { channel?: string; replyTo?: string }): IncomingRequest | IncomingEvent {
+export class PlainJsonRequestDeserializer implements Deserializer<Uint8Array, IncomingRequest | IncomingEvent> {
+  private readonly nest = new IncomingRequestDeserializer();
+
+  deserialize(value: Uint8Array, options?: { channel?: string; replyTo?: string }): IncomingRequest | IncomingEvent | Promise<IncomingRequest | IncomingEvent> {
+    // Nest awaits what a deserializer returns.
+    if (value.length >= SLICED_PARSE_BYTES) return decodeJsonInSlices(value).then((body) => this.requestOf(body, options));
+    return this.requestOf(decodeJson(value), options);
+  }
+
+  private requestOf(body: unknown, options?: { channel?: string; replyTo?: string }): IncomingRequest | IncomingEvent {
     const channel = options?.channel;
     const isRequest = Boolean(options?.replyTo);
-    const body = decodeJson(value);
     if (body === UNREADABLE_BODY) {
       const event = { pattern: channel, data: UNREADABLE_BODY };
       return isRequest ? { ...event, id: plainRequestId('unreadable') } : event;
     }
-    if (!isRequest || isNestRequest(body)) return super.deserialize(body, options);
+    if (!isRequest || isNestRequest(body)) return this.nest.deserialize(body, options);
     return { id: plainRequestId('plain'), pattern: channel, data: body };
   }
 }
@@ -39,6 +51,15 @@ function decodeJson(value: Uint8Array): unknown {
   if (value.length === 0) return undefined;
   try {
     return JSON.parse(decoder.decode(value)) as unknown;
+  } catch {
+    return UNREADABLE_BODY;
+  }
+}
+
+/** `decodeJson` letting the event loop turn while a large body is parsed; never rejects. */
+async function decodeJsonInSlices(value: Uint8Array): Promise<unknown> {
+  try {
+    return await parseJsonInSlices(decoder.decode(value), () => eventLoopSlice.yieldIfDue());
   } catch {
     return UNREADABLE_BODY;
   }
