@@ -23,9 +23,12 @@ export interface CollectionSpec {
   indexes: IndexSpec[];
   /**
    * Its documents are plain JSON data: strings, finite numbers, booleans, null, arrays and plain
-   * objects (no Dates, binary data, undefined or NaN). The embedded store then keeps them as JSON
-   * text, which V8 writes and reads faster than msgpack (see `lmdb-persistence.ts`), and reads back
-   * what JSON carries, in memory as on disk. MongoDB stores them as BSON either way.
+   * objects (no Dates, binary data, undefined or NaN); the writer sees to it, the store does not
+   * check. The embedded store then keeps the bodies as JSON text, which V8 writes and reads faster
+   * than msgpack (see `lmdb-persistence.ts`), and reads documents back as JSON carries them, in
+   * memory as on disk (index values are kept as written). MongoDB stores them as BSON either way.
+   * A build from before this option reads such a body as a string: going back to one means
+   * rebuilding the collection's documents (for read models, from the event log).
    */
   plainJson?: boolean;
 }

@@ -13,6 +13,9 @@ const HOUR_MS = 3_600_000;
  *
  * An item's instant is kept per id (a number, no object per item), its hour's map holds the item.
  * An instant that is not a number (an unparsable date) is never due, as a comparison with NaN says.
+ * An hour's map is as large as the items falling in that hour: announced expiries spread over
+ * days; were most of them one instant, that hour's map would grow as one large `Map` does,
+ * copying itself whole.
  */
 export class ExpirySchedule<T> {
   private readonly instants = new ShardedMap<string, number>();

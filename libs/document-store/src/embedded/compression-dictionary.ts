@@ -2,7 +2,8 @@
  * How a collection's document bodies are compressed: LZ4 primed with a dictionary made of the
  * collection's own first documents.
  *
- * A document of the listings service is one to four kilobytes of msgpack in which most bytes are
+ * A document of the listings service is one to four kilobytes (JSON text for collections of plain
+ * JSON data, msgpack otherwise, and in stores written before that option) in which most bytes are
  * field names and values its neighbours repeat (types, city names, URLs of the same portals).
  * Compressed alone, a body finds few repeats within itself; primed with one or two documents of
  * the same shape, LZ4 refers back to them. Measured on a store of 244,000 properties, 10,000

@@ -19,6 +19,16 @@ describe('PlainJsonRequestDeserializer', () => {
     expect(await large).toMatchObject({ pattern: request.channel, data: batch });
   });
 
+  it('hands requests on in the order they came while a large one is read a piece at a time', async () => {
+    const order: string[] = [];
+    const large = Promise.resolve(deserializer.deserialize(encode(batch), request)).then(() => order.push('large'));
+    const small = Promise.resolve(deserializer.deserialize(encode({ snapshots: [] }), request)).then(() => order.push('small after it'));
+    await Promise.all([large, small]);
+    expect(order).toEqual(['large', 'small after it']);
+    // Once read, small bodies are read at once again.
+    expect(deserializer.deserialize(encode({ snapshots: [] }), request)).not.toBeInstanceOf(Promise);
+  });
+
   it("reads a large Nest envelope as Nest's own deserializer does", async () => {
     const envelope = { pattern: 'listings.cmd.ingest-adverts.v1', id: 'abc', data: batch };
     expect(await deserializer.deserialize(encode(envelope), request)).toEqual(envelope);

@@ -27,11 +27,23 @@ const SLICED_PARSE_BYTES = 128 * 1024;
  */
 export class PlainJsonRequestDeserializer implements Deserializer<Uint8Array, IncomingRequest | IncomingEvent> {
   private readonly nest = new IncomingRequestDeserializer();
+  /**
+   * The last message read a piece at a time, until read (and those queued behind it): a message
+   * arriving meanwhile waits its turn, so handlers still start in the order messages arrived (a
+   * crawler's batches sent one after another are decided in that order).
+   */
+  private reading: Promise<unknown> | null = null;
 
   deserialize(value: Uint8Array, options?: { channel?: string; replyTo?: string }): IncomingRequest | IncomingEvent | Promise<IncomingRequest | IncomingEvent> {
-    // Nest awaits what a deserializer returns.
-    if (value.length >= SLICED_PARSE_BYTES) return decodeJsonInSlices(value).then((body) => this.requestOf(body, options));
-    return this.requestOf(decodeJson(value), options);
+    const large = value.length >= SLICED_PARSE_BYTES;
+    if (!large && this.reading === null) return this.requestOf(decodeJson(value), options);
+    // Nest awaits what a deserializer returns. Neither step rejects.
+    const read = (this.reading ?? Promise.resolve()).then(() => (large ? decodeJsonInSlices(value) : decodeJson(value)));
+    this.reading = read;
+    void read.then(() => {
+      if (this.reading === read) this.reading = null;
+    });
+    return read.then((body) => this.requestOf(body, options));
   }
 
   private requestOf(body: unknown, options?: { channel?: string; replyTo?: string }): IncomingRequest | IncomingEvent {

@@ -65,6 +65,20 @@ describe('parseJsonInSlices', () => {
     expect(Object.getOwnPropertyDescriptor(parsed, '__proto__')?.value).toEqual([{ x: 1 }, { x: 2 }]);
   });
 
+  it('reads as JSON.parse does when a later duplicate key replaces the array, or the text nests deeper than the stack', async () => {
+    const replaced = '{"a":[{"x":1},{"x":2}],"a":1}';
+    expect(await parseJsonInSlices(replaced, goOn, { minArrayChars: 0, pieceChars: 0 })).toEqual({ a: 1 });
+    const deep = `${'{"n":'.repeat(20_000)}[1,2,3]${'}'.repeat(20_000)}`;
+    // Walked without recursion: a matcher would run out of stack too.
+    let value = (await parseJsonInSlices(deep, goOn, { minArrayChars: 0, pieceChars: 0 })) as { n: unknown } | unknown[];
+    let depth = 0;
+    while (!Array.isArray(value)) {
+      value = value.n as { n: unknown } | unknown[];
+      depth++;
+    }
+    expect([depth, value]).toEqual([20_000, [1, 2, 3]]);
+  });
+
   it('lets the event loop turn between pieces of a large batch', async () => {
     const snapshots = Array.from({ length: 1000 }, (_, i) => ({ url: `https://portal.example/annonces/${i}`, price: 100_000 + i, description: 'Appartement lumineux. '.repeat(40) }));
     const text = JSON.stringify({ pattern: 'listings.cmd.ingest-adverts.v1', id: 'r1', data: { snapshots } });
