@@ -179,12 +179,8 @@ export class LmdbPersistence {
     this.warming = warmPageCache(path, () => this.closing);
   }
 
-  private database<V>(name: string, compression: ReturnType<typeof compressionOption> | false = false): EncodedDatabase<V> {
-    return new EncodedDatabase<V>(this.root.openDB<Buffer, string>({ name, encoding: 'binary', compression }));
-  }
-
-  private bodyDatabase(name: string, compression: ReturnType<typeof compressionOption>): EncodedDatabase<StoredDocument> {
-    return new EncodedDatabase(this.root.openDB<Buffer, string>({ name, encoding: 'binary', compression }), decodeBody);
+  private database<V>(name: string, compression: ReturnType<typeof compressionOption> | false = false, decode?: (bytes: Buffer) => V): EncodedDatabase<V> {
+    return new EncodedDatabase<V>(this.root.openDB<Buffer, string>({ name, encoding: 'binary', compression }), decode);
   }
 
   static open(dataDir: string, yieldToEventLoop: YieldToEventLoop = () => undefined): LmdbPersistence {
@@ -346,7 +342,7 @@ export class LmdbPersistence {
       if (dictionary === null) continue;
       const meta: CollectionMeta = { paths: [...pathsOf(collection)], dictionary };
       this.metas.set(collection, meta);
-      this.bodies.set(collection, this.bodyDatabase(collection, compressionOption(dictionary)));
+      this.bodies.set(collection, this.database(collection, compressionOption(dictionary), decodeBody));
       chosen.set(collection, meta);
     }
     return chosen;
@@ -375,7 +371,7 @@ export class LmdbPersistence {
   private bodiesOf(collection: string): EncodedDatabase<StoredDocument> {
     let db = this.bodies.get(collection);
     if (!db) {
-      db = this.bodyDatabase(collection, compressionOption(this.metaOf(collection)?.dictionary));
+      db = this.database(collection, compressionOption(this.metaOf(collection)?.dictionary), decodeBody);
       this.bodies.set(collection, db);
     }
     return db;

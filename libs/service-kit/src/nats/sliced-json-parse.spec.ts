@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { parseJsonInSlices, type YieldToEventLoop } from './sliced-json-parse';
+import type { YieldToEventLoop } from '../scheduling/event-loop-slice';
+import { parseJsonInSlices } from './sliced-json-parse';
 
 const goOn: YieldToEventLoop = () => undefined;
 

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-
-/** Undefined to go on, or a promise to wait for first (see `EventLoopSlice.yieldIfDue`). */
-export type YieldToEventLoop = () => Promise<void> | undefined;
+import type { YieldToEventLoop } from '../scheduling/event-loop-slice';
 
 export interface SlicedParseOptions {
   /** A text whose longest array is shorter than this is parsed whole. */

@@ -18,6 +18,9 @@
  * `await undefined` still defers the caller to a later microtask, so each of them would pass its
  * check before any of them had done its work, and all of it would run in one turn.
  */
+/** Undefined to go on, or a promise to wait for first: what `EventLoopSlice.yieldIfDue` answers. */
+export type YieldToEventLoop = () => Promise<void> | undefined;
+
 export class EventLoopSlice {
   private sliceStartedAt = performance.now();
   private readonly waiting: (() => void)[] = [];
