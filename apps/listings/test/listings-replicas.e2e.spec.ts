@@ -34,6 +34,19 @@ async function sequentialGrouping(natsUrl: string, snapshots: AdvertSnapshot[]):
   }
 }
 
+/** Until the leader's and the follower's status (the queue group answers from either) show one checkpoint. */
+async function replicasAtOneCheckpoint(fixture: StackFixture, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  const latest = new Map<boolean, number | null>();
+  for (;;) {
+    const current = await status(fixture);
+    latest.set(current.leadsIngestion, current.checkpoint);
+    if (latest.size === 2 && latest.get(true) === latest.get(false) && current.outboxPending === 0) return;
+    if (Date.now() > until) throw new Error(`the replicas did not reach one checkpoint in time: ${JSON.stringify([...latest])}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe('listings replicas and NATS ingestion (whole stack from dist/)', () => {
   let fixture: StackFixture;
   const replicaDir = mkdtempSync(join(tmpdir(), 'listings-replica-'));
@@ -78,6 +91,9 @@ describe('listings replicas and NATS ingestion (whole stack from dist/)', () => 
     };
     await Promise.all([send(), send()]);
     await settled(fixture);
+    // Each replica projects the log into its own read models, and the pages below may come from
+    // either: wait until the leader and the follower report the same checkpoint.
+    await replicasAtOneCheckpoint(fixture);
 
     const baseline = await sequentialGrouping(fixture.stack.natsUrl, snapshots);
     const documents = await allDocuments(fixture);

@@ -422,4 +422,51 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     await reference.close();
     await store.close();
   }, 90_000);
+
+  it('keeps its batches growing while a store slower than the batching delay commits: the events never go one per commit', async () => {
+    // A log of its own, so that only these events are counted.
+    const log = await JetStreamEventStore.connect({ servers: nats, streamName: 'LISTINGS_SLOW_STORE', subjectPrefix: 'es.slow' });
+    const ingestion = new IngestionService(log, geo, new PropertyMatcher(), { now: NOW });
+    const { snapshots } = generateDataset({ seed: 12, goods: 10 });
+    for (let i = 0; i < snapshots.length; i += 100) expect((await ingestion.ingest(snapshots.slice(i, i + 100))).rejected).toBe(0);
+    const head = (await log.headPosition())!;
+    // Each new snapshot appended one event at least.
+    const events = snapshots.length;
+
+    const store = new EmbeddedDocumentStore();
+    const COMMIT_MS = 120;
+    let commits = 0;
+    // The projections' commits (they carry checkpoints) each take longer than a batch waits for more events.
+    const slow = new Proxy(store, {
+      get(target, property, receiver) {
+        if (property === 'commit') {
+          return async (writes: Parameters<DocumentStore['commit']>[0]) => {
+            if (writes.some((write) => 'upsert' in write && write.collection === CHECKPOINTS_COLLECTION.name)) {
+              commits++;
+              await new Promise((r) => setTimeout(r, COMMIT_MS));
+            }
+            return target.commit(writes);
+          };
+        }
+        const value: unknown = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    // Geo answers over the network: an event's projection awaits, and a timer may fire meanwhile.
+    const remoteGeo: GeoLookup = {
+      ...geo,
+      cityByInsee: async (insee) => (await new Promise((r) => setTimeout(r, 3)), geo.cityByInsee(insee)),
+      stationsNear: async (lat, lon) => (await new Promise((r) => setTimeout(r, 3)), geo.stationsNear(lat, lon)),
+    };
+    const projections = createListingsProjections({ eventStore: log, store: slow, geo: remoteGeo, publish: async () => undefined });
+    await projections.runner.start();
+    await projections.runner.waitFor(head);
+    await projections.runner.stop();
+    await projections.relay.stop();
+    await store.close();
+    await log.close();
+    // One event per commit would be as many commits as events, and 120 ms each.
+    expect(events).toBeGreaterThan(120);
+    expect(commits).toBeLessThan(events / 5);
+  }, 90_000);
 });

@@ -28,7 +28,7 @@ import { RecordCache, UnitOfWork } from './unit-of-work';
  * commits, the next one is applied; it commits once the one before it has.
  */
 const BATCH_EVENTS = 100;
-/** ...or this long after its first event, whichever comes first. */
+/** ...or this long after its first event, whichever comes first (and then once the commit before it is done). */
 const BATCH_MS = 50;
 const RESUBSCRIBE_MS = 1000;
 
@@ -253,10 +253,23 @@ export class ProjectionRunner {
 
   private scheduleCommit(): void {
     if (this.commitTimer) return;
-    this.commitTimer = setTimeout(() => {
-      this.commitTimer = null;
-      this.serial(() => this.commitBatch()).catch(() => undefined);
-    }, BATCH_MS);
+    this.commitTimer = setTimeout(() => void this.commitWhenStoreIsFree().catch(() => undefined), BATCH_MS);
+  }
+
+  /**
+   * The timed commit, once no commit is in flight. Handed over while one is, the batch would wait
+   * for it inside the chain, holding up every event behind it; the next timer would then fire
+   * during that wait too, and from there on each batch would hold the one event applied between
+   * two commits: a store slower than `BATCH_MS` per commit would project one event per commit.
+   * Waiting outside the chain, the batch goes on growing until the store is free.
+   */
+  private async commitWhenStoreIsFree(): Promise<void> {
+    for (let inFlight = this.lastCommit; ; inFlight = this.lastCommit) {
+      await inFlight;
+      if (inFlight === this.lastCommit) break;
+    }
+    this.commitTimer = null;
+    await this.serial(() => this.commitBatch());
   }
 
   /**
