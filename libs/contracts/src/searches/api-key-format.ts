@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { digest } from '../util/digest';
 
 /**
  * API keys of accounts: `imk_<keyId>_<secret>`. The key id is not secret (it names the key in
@@ -16,7 +17,7 @@ export interface NewApiKey {
 }
 
 export function apiKeyDigest(apiKey: string): string {
-  return createHash('sha256').update(apiKey).digest('hex');
+  return digest('sha256', apiKey).toString('hex');
 }
 
 export function newApiKey(): NewApiKey {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { commitMessageId, decodePosition, encodePosition, parseCommitBody, POSITIONS_PER_MESSAGE, streamFromSubject, subjectForStream } from './jetstream-codec';
 
 describe('jetstream codec', () => {
@@ -25,6 +26,21 @@ describe('jetstream codec', () => {
     expect(commitMessageId('s', ['1', '2'])).not.toBe(commitMessageId('s', ['2', '1']));
     expect(commitMessageId('s', ['1', '2'])).not.toBe(commitMessageId('t', ['1', '2']));
     expect(commitMessageId('s', ['12'])).not.toBe(commitMessageId('s', ['1', '2']));
+  });
+
+  it('keeps the message ids of stored commits: SHA-256 of the stream, then a newline and each event id', () => {
+    const asFirstWritten = (stream: string, ids: string[]) => {
+      const hash = createHash('sha256').update(stream, 'utf8');
+      for (const id of ids) hash.update(`\n${id}`, 'utf8');
+      return hash.digest('hex');
+    };
+    const cases: [string, string[]][] = [
+      ['advert-1', []],
+      ['advert-1', ['0f8c2a3e-1d2b-5c4d-9e8f-7a6b5c4d3e2f']],
+      ['advert-é', ['a', 'b', 'c']],
+      ['s', ['', '']],
+    ];
+    for (const [stream, ids] of cases) expect(commitMessageId(stream, ids)).toBe(asFirstWritten(stream, ids));
   });
 
   it('refuses bodies that are not commits', () => {

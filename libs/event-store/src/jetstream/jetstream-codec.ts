@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { isPlainObject } from '@immo/contracts';
+import { digest, isPlainObject } from '@immo/contracts';
 
 /**
  * A commit is one JetStream message holding up to this many events. The global position of an
@@ -40,10 +39,7 @@ export function streamFromSubject(subjectPrefix: string, subject: string): strin
  * because the dedupe window is shared by every event stream living in the JetStream stream.
  */
 export function commitMessageId(stream: string, eventIds: readonly string[]): string {
-  const hash = createHash('sha256');
-  hash.update(stream, 'utf8');
-  for (const id of eventIds) hash.update(`\n${id}`, 'utf8');
-  return hash.digest('hex');
+  return digest('sha256', eventIds.length === 0 ? stream : `${stream}\n${eventIds.join('\n')}`).toString('hex');
 }
 
 export const FIRST_REVISION_HEADER = 'Es-First-Revision';
