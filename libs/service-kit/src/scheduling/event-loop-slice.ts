@@ -1,3 +1,8 @@
+import type { YieldToEventLoop } from '@immo/document-store';
+
+/** Undefined to go on, or a promise to wait for first: what `EventLoopSlice.yieldIfDue` answers (declared by the document store, which asks it between pieces of a commit). */
+export type { YieldToEventLoop };
+
 /**
  * Cooperative time slicing for long chains of promises.
  *
@@ -18,9 +23,6 @@
  * `await undefined` still defers the caller to a later microtask, so each of them would pass its
  * check before any of them had done its work, and all of it would run in one turn.
  */
-/** Undefined to go on, or a promise to wait for first: what `EventLoopSlice.yieldIfDue` answers. */
-export type YieldToEventLoop = () => Promise<void> | undefined;
-
 export class EventLoopSlice {
   private sliceStartedAt = performance.now();
   private readonly waiting: (() => void)[] = [];
