@@ -44,7 +44,7 @@ describe('query parameter validation', () => {
   });
 
   it('rejects unknown keys inside strict objects', () => {
-    expect(violationsOf({ order: { colour: 'asc' } })[0]?.propertyPath).toBe('order');
+    expect(violationsOf({ order: { colour: 'asc' } })[0]?.propertyPath).toBe('order[colour]');
   });
 
   it('rejects malformed booleans and numbers', () => {

@@ -18,9 +18,17 @@ export function bracketPath(path: ReadonlyArray<PropertyKey>): string {
   return head + rest.map((part) => `[${part}]`).join('');
 }
 
+/** What an unknown field or parameter is told: the violation's path names it. */
+export const UNKNOWN_NAME_MESSAGE = 'is not a known field or parameter here (misspelt?)';
+
+/**
+ * One violation per issue; an object's unknown keys get one each, named by their own path (a
+ * misspelt `itemsPerPag` is told as `itemsPerPag`, not as the object around it).
+ */
 export function violationsFromZod(error: z.ZodError, prefix: ReadonlyArray<PropertyKey> = []): Violation[] {
-  return error.issues.map((issue) => ({
-    propertyPath: bracketPath([...prefix, ...issue.path]) || '(root)',
-    message: issue.message,
-  }));
+  return error.issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ propertyPath: bracketPath([...path, key]), message: UNKNOWN_NAME_MESSAGE }));
+    return [{ propertyPath: bracketPath(path) || '(root)', message: issue.message }];
+  });
 }

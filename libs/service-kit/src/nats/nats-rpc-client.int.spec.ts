@@ -60,7 +60,7 @@ describe('NatsRpcClient against a Nest microservice on a real nats-server', () =
     expect(failure).toBeInstanceOf(RpcCallError);
     expect((failure as RpcCallError).kind).toBe('remote');
     expect((failure as RpcCallError).payload?.status).toBe(400);
-    expect((failure as RpcCallError).payload?.violations?.map((v) => v.propertyPath).sort()).toEqual(['(root)', 'text']);
+    expect((failure as RpcCallError).payload?.violations?.map((v) => v.propertyPath).sort()).toEqual(['extra', 'text']);
   });
 
   it('reports an unexpected handler failure as remote without a status', async () => {
