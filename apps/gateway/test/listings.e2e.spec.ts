@@ -309,6 +309,7 @@ describe('listings end to end (ingestion, projection, reads, integration events)
       const notJson = await fixture.send('POST', '/admin/adverts', '{"snapshots": [', adminHeaders(fixture));
       expect(notJson.status).toBe(400);
       expect(notJson.body).toMatchObject({ '@type': 'hydra:Error', status: 400, detail: expect.stringMatching(/JSON/) });
+      expect((notJson.body as Problem).violations).toEqual([{ propertyPath: '(body)', message: expect.stringMatching(/JSON/) }]);
 
       // None of these stored the advert.
       const later = await ingest(fixture, [item]);

@@ -5,7 +5,7 @@ import { Controller, Get, Module } from '@nestjs/common';
 import { APP_FILTER, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BracketQuery } from './bracket-query.decorator';
-import { gatewayFastifyOptions } from './http-server-options';
+import { gatewayFastifyOptions, URL_PATH } from './http-server-options';
 import { ProblemFilter } from './problem.filter';
 import { QUERY_LIMITS, type ParsedQuery } from './query-string';
 
@@ -63,5 +63,12 @@ describe('gateway HTTP server options', () => {
     expect(response.status).toBe(414);
     expect(response.contentType).toContain('application/problem+json');
     expect(JSON.parse(response.body)).toMatchObject({ '@type': 'hydra:Error', status: 414, detail: `The query string is longer than ${QUERY_LIMITS.maxLength} characters.` });
+  });
+
+  it('answers a path it cannot decode with a 400 problem naming the URL, not Fastify\'s own body', async () => {
+    const response = await get(port, '/echo/%');
+    expect(response.status).toBe(400);
+    expect(response.contentType).toContain('application/problem+json');
+    expect(JSON.parse(response.body)).toMatchObject({ '@type': 'hydra:Error', status: 400, violations: [{ propertyPath: URL_PATH }] });
   });
 });

@@ -1,7 +1,24 @@
 import type { Server } from 'node:http';
-import type { FastifyHttpOptions } from 'fastify';
+import type { FastifyError, FastifyHttpOptions, FastifyReply } from 'fastify';
 import type { GatewayConfig } from '@immo/service-kit';
+import { PROBLEM_CONTENT_TYPE, problemBody } from './problem';
 import { QUERY_LIMITS } from './query-string';
+
+/** How a violation names the request's path when it cannot be decoded. */
+export const URL_PATH = '(url)';
+
+/**
+ * Errors Fastify meets before any route (a path it cannot decode, `/cities/%`): in the problem
+ * shape like every other answer, instead of Fastify's own `{"error", "code"}` body.
+ */
+function answerFrameworkError(error: FastifyError, _request: unknown, reply: FastifyReply): void {
+  const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+  const badUrl = error.code === 'FST_ERR_BAD_URL';
+  const body = badUrl
+    ? problemBody(400, 'The request path is not a valid URL (a % not followed by two hex digits?).', [{ propertyPath: URL_PATH, message: error.message }])
+    : problemBody(status, status >= 500 ? 'An unexpected error occurred.' : error.message);
+  void reply.status(body.status).header('content-type', PROBLEM_CONTENT_TYPE).send(body);
+}
 
 /** What Node allows for the request line and headers by default, kept for everything but the query. */
 export const HEADER_HEADROOM_BYTES = 16 * 1024;
@@ -18,5 +35,6 @@ export function gatewayFastifyOptions(config: Pick<GatewayConfig, 'BODY_LIMIT_BY
     // Bracket query strings are parsed per route with bounds (BracketQuery); skip Fastify's parser.
     routerOptions: { querystringParser: () => ({}) },
     http: { maxHeaderSize: QUERY_LIMITS.maxLength + HEADER_HEADROOM_BYTES },
+    frameworkErrors: answerFrameworkError,
   };
 }
