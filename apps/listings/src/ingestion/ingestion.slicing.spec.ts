@@ -71,7 +71,7 @@ describe('IngestionService on the event loop', () => {
 
     expect(accepted).toBe(SNAPSHOTS);
     expect(lookupTurns).toHaveLength(SNAPSHOTS);
-    // 64 ms of look-ups: in one go all 64 share a turn; sliced, about ten (10 ms) do.
+    // 64 ms of look-ups: in one go all 64 share a turn; sliced, 16 (one check) at most do.
     expect(mostItemsInOneTurn(lookupTurns)).toBeLessThanOrEqual(SNAPSHOTS / 4);
   });
 });
