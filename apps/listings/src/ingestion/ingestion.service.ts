@@ -29,7 +29,7 @@ const MAX_ATTEMPTS = 4;
  */
 const WRITE_CACHE_SIZE = 2_000;
 const CONCURRENCY = 64;
-/** Snapshots validated between two questions to the event-loop slice. */
+/** Snapshots validated between two questions to the event-loop slice (one takes about 50 µs). */
 const VALIDATIONS_PER_SLICE_CHECK = 32;
 /** Geo look-ups started between two questions to the event-loop slice (a new commune's costs about 0.3 ms). */
 const LOOKUPS_PER_SLICE_CHECK = 16;
@@ -169,10 +169,7 @@ export class IngestionService {
       // A valid snapshot has a reference or a url: its advert id is known from here on.
       if (validation.ok) work.push({ index, snapshot: validation.snapshot, advertId: advertIdOf(validation.snapshot), warnings: [] });
       else results[index] = { index, status: 'rejected', advertId: null, violations: validation.violations };
-      // Every few items, not every one: while other loops wait for the slice, each question queues
-      // behind them all (see `resolveCommunes`). A snapshot takes about 50 µs to validate.
-      if (index % VALIDATIONS_PER_SLICE_CHECK !== VALIDATIONS_PER_SLICE_CHECK - 1) continue;
-      const due = eventLoopSlice.yieldIfDue();
+      const due = eventLoopSlice.yieldEvery(index, VALIDATIONS_PER_SLICE_CHECK);
       if (due) await due;
     }
 
@@ -297,14 +294,11 @@ export class IngestionService {
     // Started a few at a time, asking the slice in between: a batch of communes the process has
     // not met yet (the first batches after a start) sends a geo request for each, and encoding and
     // publishing hundreds of them in one go held the loop 100 to 170 ms (at 200,000 properties,
-    // just after a restart). Not one item at a time: while other loops wait for the slice, each
-    // question queues behind them all: asked for every item (cache hits, almost always), it slowed
-    // the load of 200,000 properties by a tenth and two batches outlasted the gateway's 15 s.
+    // just after a restart).
     const resolving: Promise<void>[] = [];
     for (const [i, item] of work.entries()) {
       resolving.push(resolveOne(item));
-      if (i % LOOKUPS_PER_SLICE_CHECK !== LOOKUPS_PER_SLICE_CHECK - 1) continue;
-      const due = eventLoopSlice.yieldIfDue();
+      const due = eventLoopSlice.yieldEvery(i, LOOKUPS_PER_SLICE_CHECK);
       if (due) await due;
     }
     await Promise.all(resolving);

@@ -26,6 +26,12 @@ describe('EventLoopSlice', () => {
     expect(fired).toBe(false);
   });
 
+  it('asks for a turn only on every n-th item of a loop', () => {
+    const spent = new EventLoopSlice(0);
+    const asked = Array.from({ length: 8 }, (_, index) => spent.yieldEvery(index, 4) !== undefined);
+    expect(asked).toEqual([false, false, false, true, false, false, false, true]);
+  });
+
   it('answers at once within the budget, and a turn to every caller past it, in the order they came', async () => {
     const slice = new EventLoopSlice(1_000);
     expect(slice.yieldIfDue()).toBeUndefined();

@@ -42,6 +42,17 @@ export class EventLoopSlice {
     });
   }
 
+  /**
+   * `yieldIfDue` for every `every`-th item of a loop (`index` counts from 0), undefined for the
+   * others. For loops of many cheap items: while other loops wait for the slice, each question
+   * takes a place behind them all, so asking it per item (a cache hit, a 50 µs validation) sent a
+   * batch to the back of the queue hundreds of times; at 200,000 properties that slowed ingestion
+   * by a tenth and let batches outlast the gateway's 15 s.
+   */
+  yieldEvery(index: number, every: number): Promise<void> | undefined {
+    return index % every === every - 1 ? this.yieldIfDue() : undefined;
+  }
+
   private scheduleTurn(): void {
     if (this.turnScheduled) return;
     this.turnScheduled = true;
