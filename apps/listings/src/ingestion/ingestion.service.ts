@@ -29,10 +29,6 @@ const MAX_ATTEMPTS = 4;
  */
 const WRITE_CACHE_SIZE = 2_000;
 const CONCURRENCY = 64;
-/** Snapshots validated between two questions to the event-loop slice (one takes about 50 µs). */
-const VALIDATIONS_PER_SLICE_CHECK = 32;
-/** Geo look-ups started between two questions to the event-loop slice (a new commune's costs about 0.3 ms). */
-const LOOKUPS_PER_SLICE_CHECK = 16;
 /**
  * How long a batch may take, by default, before what is left of it is answered "retry later".
  * Each append waits at most the lag limit's own time for the projection, but the adverts of one
@@ -169,7 +165,7 @@ export class IngestionService {
       // A valid snapshot has a reference or a url: its advert id is known from here on.
       if (validation.ok) work.push({ index, snapshot: validation.snapshot, advertId: advertIdOf(validation.snapshot), warnings: [] });
       else results[index] = { index, status: 'rejected', advertId: null, violations: validation.violations };
-      const due = eventLoopSlice.yieldEvery(index, VALIDATIONS_PER_SLICE_CHECK);
+      const due = eventLoopSlice.yieldIfSpent();
       if (due) await due;
     }
 
@@ -291,14 +287,14 @@ export class IngestionService {
         };
       }
     };
-    // Started a few at a time, asking the slice in between: a batch of communes the process has
+    // Started one after another, asking the slice in between: a batch of communes the process has
     // not met yet (the first batches after a start) sends a geo request for each, and encoding and
     // publishing hundreds of them in one go held the loop 100 to 170 ms (at 200,000 properties,
     // just after a restart).
     const resolving: Promise<void>[] = [];
-    for (const [i, item] of work.entries()) {
+    for (const item of work) {
       resolving.push(resolveOne(item));
-      const due = eventLoopSlice.yieldEvery(i, LOOKUPS_PER_SLICE_CHECK);
+      const due = eventLoopSlice.yieldIfSpent();
       if (due) await due;
     }
     await Promise.all(resolving);

@@ -64,6 +64,51 @@ describe('LmdbPersistence', () => {
   });
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
+  it('asks for a turn of the event loop after every document it encodes: a turn is bounded by time, however uneven their cost', async () => {
+    const spin = (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until);
+    };
+    // Twenty documents whose encoding takes 3 ms each, as when the collector runs a marking step
+    // inside it; asked every 64th document, the whole commit ran in one turn.
+    let encoded = 0;
+    const slow = (i: number): StoredDocument => ({
+      _id: `slow-${i}`,
+      revision: 1,
+      get text() {
+        spin(3);
+        encoded++;
+        return `text ${i}`;
+      },
+    } as StoredDocument);
+    const perTurn: number[] = [];
+    let turnStartedAt = performance.now();
+    let encodedAtTurnStart = 0;
+    // The shape of the service's slice: 5 ms of work, then the next turn.
+    const yieldToEventLoop = () => {
+      if (performance.now() - turnStartedAt < 5) return undefined;
+      perTurn.push(encoded - encodedAtTurnStart);
+      return new Promise<void>((resolve) =>
+        setImmediate(() => {
+          turnStartedAt = performance.now();
+          encodedAtTurnStart = encoded;
+          resolve();
+        }),
+      );
+    };
+    const persistence = LmdbPersistence.open(dataDir, yieldToEventLoop);
+    try {
+      turnStartedAt = performance.now();
+      await persistence.persist(opsOf(Array.from({ length: 20 }, (_, i) => slow(i))), () => []);
+      perTurn.push(encoded - encodedAtTurnStart);
+      expect(encoded).toBe(20);
+      expect(Math.max(...perTurn)).toBeLessThanOrEqual(2);
+      expect(persistence.read('properties', 'slow-7')).toEqual({ _id: 'slow-7', revision: 1, text: 'text 7' });
+    } finally {
+      await persistence.close();
+    }
+  });
+
   it('stores document bodies compressed: they read back equal and take less room than their encoding', async () => {
     const docs = Array.from({ length: 2_000 }, (_, i) => listingLike(i));
     const persistence = LmdbPersistence.open(dataDir);

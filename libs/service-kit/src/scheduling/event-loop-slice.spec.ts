@@ -26,10 +26,42 @@ describe('EventLoopSlice', () => {
     expect(fired).toBe(false);
   });
 
-  it('asks for a turn only on every n-th item of a loop', () => {
-    const spent = new EventLoopSlice(0);
-    const asked = Array.from({ length: 8 }, (_, index) => spent.yieldEvery(index, 4) !== undefined);
-    expect(asked).toEqual([false, false, false, true, false, false, false, true]);
+  it('lets a loop asking after every item go on within the budget, even while other loops wait', async () => {
+    const slice = new EventLoopSlice(30);
+    busyFor(31);
+    const answers: string[] = [];
+    // Two loops yield; in the first one's turn the second still waits for its own.
+    const first = slice.yieldIfDue()?.then(() => {
+      answers.push(slice.yieldIfDue() === undefined ? 'yieldIfDue: go on' : 'yieldIfDue: wait');
+      answers.push(slice.yieldIfSpent() === undefined ? 'yieldIfSpent: go on' : 'yieldIfSpent: wait');
+    });
+    const second = slice.yieldIfDue();
+    await Promise.all([first, second]);
+    expect(answers).toEqual(['yieldIfDue: wait', 'yieldIfSpent: go on']);
+    // Past the budget it takes a turn too.
+    busyFor(31);
+    expect(slice.yieldIfSpent()).toBeInstanceOf(Promise);
+  });
+
+  it('bounds a turn by time when some items of a loop cost far more than the rest', async () => {
+    const slice = new EventLoopSlice(10);
+    const turns = new LoopTurns();
+    const itemTurns: number[] = [];
+    const slowTurns: number[] = [];
+    // 64 items of 0.05 ms, of which eight in the middle take 8 ms (a collector step inside them):
+    // asking every 32nd item, a turn ran all eight of them (64 ms).
+    for (let item = 0; item < 64; item++) {
+      const slow = item >= 28 && item < 36;
+      busyFor(slow ? 8 : 0.05);
+      itemTurns.push(turns.current);
+      if (slow) slowTurns.push(turns.current);
+      const due = slice.yieldIfSpent();
+      if (due) await due;
+    }
+    turns.stop();
+    expect(itemTurns).toHaveLength(64);
+    // 10 ms of budget: at most two 8 ms items share a turn.
+    expect(mostItemsInOneTurn(slowTurns)).toBeLessThanOrEqual(2);
   });
 
   it('answers at once within the budget, and a turn to every caller past it, in the order they came', async () => {

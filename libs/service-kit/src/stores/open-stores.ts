@@ -23,7 +23,7 @@ export async function openEventStore(service: ServiceName, config: ServiceConfig
 /** Read models: the embedded (LMDB) store under DATA_DIR/<service>/read-models, or MongoDB. */
 export function openDocumentStore(service: ServiceName, config: ServiceConfig): DocumentStore {
   if (config.DOCUMENT_STORE === 'mongo') return createDocumentStore({ kind: 'mongo', url: config.MONGO_URL ?? '' });
-  return createDocumentStore({ kind: 'embedded', dataDir: join(config.DATA_DIR, service, 'read-models'), yieldToEventLoop: () => eventLoopSlice.yieldIfDue() });
+  return createDocumentStore({ kind: 'embedded', dataDir: join(config.DATA_DIR, service, 'read-models'), yieldToEventLoop: () => eventLoopSlice.yieldIfSpent() });
 }
 
 export function storeReadiness(eventStore: EventStore | null, documentStore: DocumentStore | null): ReadinessCheck[] {
