@@ -43,7 +43,7 @@ export class EventLoopSlice {
    * For loops of many small items (validating a batch, encoding a commit): undefined while the
    * current slice has time left, whoever waits; past it, a turn behind those waiting. Asked after
    * every item, it bounds a turn by time, not by a count of items: an item's cost is not steady.
-   * While V8 marks the old generation (at 200,000 properties every 7 s or so, for 300 to 450 ms),
+   * While V8 marks the old generation (at 200,000 properties every 7 s or so, for 270 to 440 ms),
    * allocating work runs collector steps inside it: validating a batch, asking every 32nd item,
    * ran 114 ms without a turn, 10 to 30 ms of collection after each of a few items (a CPU profile
    * matched to a listings-scale stall; 11 of the 12 stalls over 75 ms in which the main thread ran
