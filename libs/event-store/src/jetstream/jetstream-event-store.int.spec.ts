@@ -96,36 +96,6 @@ describe('JetStreamEventStore specifics', () => {
     await other.close();
   });
 
-  it('keeps at most 16 stream-head look-ups in flight, however many appends need one at once', async () => {
-    const streams = Array.from({ length: 120 }, () => `listing-${randomUUID()}`);
-    await Promise.all(streams.map((stream) => store.append(stream, [event('A')], { expectedRevision: 'no_stream' })));
-    // A second instance knows none of these heads (as after a restart): each append looks its head up.
-    const restarted = await JetStreamEventStore.connect({ servers: nc, streamName: 'SPECIFICS', subjectPrefix: 'specifics' });
-    // Another connection sees each look-up request and the answer sent to its inbox.
-    const monitor = await connect({ servers: natsUrl() });
-    const unanswered = new Set<string>();
-    let most = 0;
-    monitor.subscribe('$JS.API.STREAM.MSG.GET.SPECIFICS', {
-      callback: (_error, message) => {
-        if (!message.reply) return;
-        unanswered.add(message.reply);
-        most = Math.max(most, unanswered.size);
-      },
-    });
-    monitor.subscribe('_INBOX.>', { callback: (_error, message) => unanswered.delete(message.subject) });
-    await monitor.flush();
-    try {
-      const results = await Promise.all(streams.map((stream) => restarted.append(stream, [event('B')], { expectedRevision: 0 })));
-      await monitor.flush();
-      expect(results.every((result) => result.nextExpectedRevision === 1)).toBe(true);
-      expect(most).toBeGreaterThan(1);
-      expect(most).toBeLessThanOrEqual(16);
-    } finally {
-      await restarted.close();
-      await monitor.close();
-    }
-  });
-
   it('rejects more events in one append than a commit can address', async () => {
     const tooMany = Array.from({ length: POSITIONS_PER_MESSAGE + 1 }, () => event('X'));
     await expect(store.append(`big-${randomUUID()}`, tooMany, { expectedRevision: 'any' })).rejects.toThrow(RangeError);
