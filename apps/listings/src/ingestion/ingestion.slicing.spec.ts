@@ -77,8 +77,8 @@ describe('IngestionService on the event loop', () => {
     expect(accepted).toBe(SNAPSHOTS);
     expect(lookupTurns).toHaveLength(SNAPSHOTS);
     // In one go all 64 share a turn. Asked by time, a turn (10 ms) holds at most two of the 8 ms
-    // look-ups; asking every 16th item, it held all eight (64 ms).
-    expect(mostItemsInOneTurn(lookupTurns)).toBeLessThan(SNAPSHOTS / 2);
+    // look-ups (and some 35 of the 0.3 ms ones); asking every 16th item, it held all eight (64 ms).
+    expect(mostItemsInOneTurn(lookupTurns)).toBeLessThan(SNAPSHOTS);
     expect(mostItemsInOneTurn(slowTurns)).toBeLessThanOrEqual(2);
   });
 });
