@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { busyFor } from '@immo/testing';
 import { open } from 'lmdb';
 import { Packr } from 'msgpackr';
 import type { StoredDocument } from '../document-store.port';
@@ -65,10 +66,6 @@ describe('LmdbPersistence', () => {
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('asks for a turn of the event loop after every document it encodes: a turn is bounded by time, however uneven their cost', async () => {
-    const spin = (ms: number) => {
-      const until = performance.now() + ms;
-      while (performance.now() < until);
-    };
     // Twenty documents whose encoding takes 3 ms each, as when the collector runs a marking step
     // inside it; asked every 64th document, the whole commit ran in one turn.
     let encoded = 0;
@@ -76,7 +73,7 @@ describe('LmdbPersistence', () => {
       _id: `slow-${i}`,
       revision: 1,
       get text() {
-        spin(3);
+        busyFor(3);
         encoded++;
         return `text ${i}`;
       },
