@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { AdvertSnapshot, IngestAdvertsReply } from '@immo/contracts';
 import { startLiveFeed, type LiveFeed } from './live-feed';
+import { until } from '@immo/testing';
 
 /** What the stand-in gateway answers to one request; `undefined` answers 200 with every item accepted. */
 type Answer = { status: number; headers?: Record<string, string>; body?: unknown } | 'reset' | undefined;
@@ -67,14 +68,6 @@ class FakeGateway {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(20);
-  }
-}
 
 describe('startLiveFeed (against a local stand-in for the gateway)', () => {
   let gateway: FakeGateway;

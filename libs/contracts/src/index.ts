@@ -16,3 +16,4 @@ export * from './util/digest';
 export * from './util/intern-string';
 export * from './util/sharded-map';
 export * from './util/seeded-random';
+export * from './util/yield-to-event-loop';

@@ -1,6 +1,6 @@
 import type { DocumentStore } from './document-store.port';
 import { EmbeddedDocumentStore } from './embedded/embedded-document-store';
-import type { YieldToEventLoop } from './embedded/lmdb-persistence';
+import type { YieldToEventLoop } from '@immo/contracts';
 
 export type DocumentStoreConfig =
   | { kind: 'embedded'; dataDir?: string; yieldToEventLoop?: YieldToEventLoop }

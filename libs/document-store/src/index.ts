@@ -1,7 +1,6 @@
 export * from './document-store.port';
 export { DocumentStoreClosedError, DuplicateKeyError } from './errors';
 export { type DocumentStoreConfig, createDocumentStore } from './create-document-store';
-export type { YieldToEventLoop } from './embedded/lmdb-persistence';
 export {
   EmbeddedDocumentStore,
   type EmbeddedDocumentStoreOptions,

@@ -8,3 +8,4 @@ export * from './processes-idle';
 export * from './event-loop-turns';
 export * from './cpu-wait';
 export * from './process-cpu';
+export * from './until';

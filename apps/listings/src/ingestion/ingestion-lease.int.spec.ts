@@ -1,16 +1,8 @@
 import { connect, type KV, type NatsConnection } from 'nats';
-import { startNatsServer, type RunningNatsServer } from '@immo/testing';
+import { startNatsServer, until, type RunningNatsServer } from '@immo/testing';
 import { IngestionLease, type LeaseEvents } from './ingestion-lease';
 
 const TTL_MS = 1_500;
-
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('IngestionLease (real nats-server)', () => {
   let server: RunningNatsServer;

@@ -6,7 +6,7 @@ import { connect, type NatsConnection } from 'nats';
 import { EmbeddedDocumentStore, type DocumentStore, type StoredDocument } from '@immo/document-store';
 import { JetStreamEventStore } from '@immo/event-store';
 import { LISTINGS_INTEGRATION_STREAM, type City, type ListingsIntegrationEvent } from '@immo/contracts';
-import { startNatsServer, type RunningNatsServer } from '@immo/testing';
+import { startNatsServer, until, type RunningNatsServer } from '@immo/testing';
 import { generateDataset } from '../../demo/generate-snapshots';
 import { publishedEvents } from '../../test/listings-fixture';
 import { PropertyMatcher } from '../domain';
@@ -53,14 +53,6 @@ const geo: GeoLookup = {
     return [{ id: 1, name: 'Gare', lines: [{ id: 1, name: 'Ligne 1', number: '1', color: '#FFCD00', routeName: 'A – B' }] }];
   },
 };
-
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 const NOW = () => new Date('2027-01-01T00:00:00Z');
 
@@ -397,9 +389,9 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     });
     const projections = createListingsProjections({ eventStore, store: slow, geo: countingGeo, publish });
     await projections.runner.start();
-    await until(() => commits.length === 1);
+    await until(() => commits.length === 1, 10_000);
     // The first batch is committing: the next one is applied meanwhile, and not committed before it.
-    await until(() => lookups > (commits[0]?.lookupsAtStart ?? 0));
+    await until(() => lookups > (commits[0]?.lookupsAtStart ?? 0), 10_000);
     await new Promise((r) => setTimeout(r, 200));
     expect(commits).toHaveLength(1);
     release();

@@ -15,6 +15,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { Packr } from 'msgpackr';
+import type { YieldToEventLoop } from '@immo/contracts';
 import type { StoredDocument } from '../document-store.port';
 import { compressionOption, dictionaryFrom } from './compression-dictionary';
 import { warmPageCache } from './page-cache-warmer';
@@ -39,14 +40,6 @@ interface CollectionMeta {
 
 export const LMDB_FILE_NAME = 'documents.mdb';
 
-/**
- * Asked between pieces of long synchronous work (after each document a commit encodes): undefined
- * to go on, or a promise to wait for before going on, so that the process's event loop gets its
- * turn. The service's shared time slice (service-kit's `eventLoopSlice.yieldIfSpent`), which
- * answers by time: a document's encoding takes 10 to 50 µs, and up to 15 ms more when the
- * collector runs a marking step inside it.
- */
-export type YieldToEventLoop = () => Promise<void> | undefined;
 
 /**
  * Address space reserved for the map up front (virtual only: the file grows with the data). When
@@ -279,6 +272,8 @@ export class LmdbPersistence {
   private async encode(ops: readonly PersistOp[]): Promise<({ body: Buffer; skeleton: Buffer } | null)[]> {
     const encoded: ({ body: Buffer; skeleton: Buffer } | null)[] = [];
     for (const [i, op] of ops.entries()) {
+      // Asked after each document, so a turn is bounded by time: a document's encoding takes 10 to
+      // 50 µs, and up to 15 ms more when the collector runs a marking step inside it.
       if (i > 0) {
         const due = this.yieldToEventLoop();
         if (due) await due;

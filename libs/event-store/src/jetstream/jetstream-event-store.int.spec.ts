@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { startNatsServer, type RunningNatsServer } from '@immo/testing';
+import { startNatsServer, until, type RunningNatsServer } from '@immo/testing';
 import { connect, type NatsConnection } from 'nats';
 import { describeEventStoreContract } from '../event-store.contract';
 import { FIRST_REVISION_HEADER, LAST_REVISION_HEADER, POSITIONS_PER_MESSAGE, subjectForStream } from './jetstream-codec';
@@ -94,6 +94,40 @@ describe('JetStreamEventStore specifics', () => {
     await expect(store.append(stream, [event('C')], { expectedRevision: 1 })).resolves.toMatchObject({ nextExpectedRevision: 2 });
     expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['A', 'B', 'C']);
     await other.close();
+  });
+
+  it('appends at a head it had to look up only once the event loop has had its turn', async () => {
+    // A store that knows no head (as after a restart) looks each one up before it appends.
+    let turns = 0;
+    let giveTurn: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (giveTurn = resolve));
+    const restarted = await JetStreamEventStore.connect({
+      servers: nc,
+      streamName: 'SPECIFICS',
+      subjectPrefix: 'specifics',
+      yieldToEventLoop: () => {
+        turns++;
+        return gate;
+      },
+    });
+    const streams = Array.from({ length: 5 }, () => `advert-${randomUUID()}`);
+    for (const stream of streams) await store.append(stream, [event('A')], { expectedRevision: 'no_stream' });
+    const jsm = await nc.jetstreamManager();
+    const before = (await jsm.streams.info('SPECIFICS')).state.messages;
+
+    const appending = Promise.all(streams.map((stream) => restarted.append(stream, [event('B')], { expectedRevision: 0 })));
+    await until(() => turns === streams.length);
+    // Every look-up is answered and waits for its turn; none has published its commit meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await jsm.streams.info('SPECIFICS')).state.messages).toBe(before);
+
+    giveTurn();
+    expect((await appending).map((result) => result.nextExpectedRevision)).toEqual(streams.map(() => 1));
+    expect((await jsm.streams.info('SPECIFICS')).state.messages).toBe(before + streams.length);
+    // The head it appended at is known now: the next append needs no look-up, hence no turn.
+    await restarted.append(streams[0] ?? '', [event('C')], { expectedRevision: 1 });
+    expect(turns).toBe(streams.length);
+    await restarted.close();
   });
 
   it('rejects more events in one append than a commit can address', async () => {

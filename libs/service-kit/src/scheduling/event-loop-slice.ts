@@ -1,6 +1,6 @@
-import type { YieldToEventLoop } from '@immo/document-store';
+import type { YieldToEventLoop } from '@immo/contracts';
 
-/** Undefined to go on, or a promise to wait for first: what `EventLoopSlice.yieldIfDue` answers (declared by the document store, which asks it between pieces of a commit). */
+/** Undefined to go on, or a promise to wait for first: what `EventLoopSlice.yieldIfDue` answers (declared in contracts, asked by the stores between pieces of their work). */
 export type { YieldToEventLoop };
 
 /**

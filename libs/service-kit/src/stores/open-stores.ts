@@ -17,6 +17,7 @@ export async function openEventStore(service: ServiceName, config: ServiceConfig
     servers: nats,
     streamName: `${service.toUpperCase()}_EVENTS`,
     subjectPrefix: `es.${service}`,
+    yieldToEventLoop: () => eventLoopSlice.yieldIfDue(),
   });
 }
 
