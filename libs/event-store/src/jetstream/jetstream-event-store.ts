@@ -291,8 +291,8 @@ export class JetStreamEventStore implements EventStore {
   }
 
   /**
-   * The stream's last commit. Its answer is followed by a turn of the event loop when the caller's
-   * slice is spent: after a restart every append to a known advert looks its head up first, the
+   * The stream's last commit. Its answer waits for a turn of the event loop when the service's
+   * slice says so (spent, or others waiting for theirs): after a restart every append to a known advert looks its head up first, the
    * answers of hundreds of look-ups arrive together, and each one decoded its commit and published
    * the next (whose own answer libuv read within the same poll) without a turn in between, 116 to
    * 216 ms at 200,000 properties. Waiting here, before the decoding and the publish, ends that
