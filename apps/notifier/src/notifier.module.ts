@@ -47,7 +47,7 @@ class DeliveryLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
 export class NotifierModule {
   static async register(options: NotifierModuleOptions): Promise<DynamicModule> {
     const { config, nats } = options;
-    const store = openDocumentStore('notifier', config);
+    const store = await openDocumentStore('notifier', config);
     const rpc = new NatsRpcClient(nats, 2000);
     const allowed = new PrivateTargetsAllowed(config.WEBHOOK_PRIVATE_TARGETS_ALLOWED);
     const client = new GuardedHttpsClient({ allowed, timeoutMs: config.WEBHOOK_TIMEOUT_MS });

@@ -1,6 +1,7 @@
 export * from './document-store.port';
 export { DocumentStoreClosedError, DuplicateKeyError } from './errors';
-export { type DocumentStoreConfig, createDocumentStore } from './create-document-store';
+export { type DocumentStoreConfig, createDocumentStore, prepareEmbeddedStore } from './create-document-store';
+export type { StoreFormatOutcome } from './embedded/store-format';
 export {
   EmbeddedDocumentStore,
   type EmbeddedDocumentStoreOptions,

@@ -154,6 +154,8 @@ describe('LmdbPersistence', () => {
     });
     await before.close();
 
+    // An earlier version's file carries no format mark: services rewrite it at start.
+    expect(await LmdbPersistence.prepare(dataDir)).toBe('rewritten');
     const persistence = LmdbPersistence.open(dataDir);
     const next = listingLike(2);
     await persistence.persist(opsOf([next]), () => []);
@@ -175,6 +177,8 @@ describe('LmdbPersistence', () => {
     before.transactionSync(() => void bodies.put(old._id, codec.pack(old)));
     await before.close();
 
+    // An earlier version's file carries no format mark: services rewrite it at start.
+    expect(await LmdbPersistence.prepare(dataDir)).toBe('rewritten');
     const persistence = LmdbPersistence.open(dataDir);
     try {
       expect(persistence.read('properties', old._id)).toEqual(old);

@@ -7,7 +7,7 @@
  * as an npm package (nothing is compiled or fetched at install); a transaction spans all databases
  * of the environment, so a projection's documents and its checkpoint commit together; reads are
  * synchronous from a memory map (no JS heap for documents at rest), and writes are encoded on the
- * main thread but committed and synced off it.
+ * main thread but committed and synced off it. The package's 2.x line, not 3.x: see store-format.ts.
  */
 // First: it switches msgpackr's native string extraction off before lmdb loads msgpackr.
 import './plain-string-decoding';
@@ -19,6 +19,7 @@ import type { YieldToEventLoop } from '@immo/contracts';
 import type { StoredDocument } from '../document-store.port';
 import { compressionOption, dictionaryFrom } from './compression-dictionary';
 import { warmPageCache } from './page-cache-warmer';
+import { ensureStoreFormat, holdsData, markStoreFormat, STORE_FORMAT, storeFormatOf, type StoreFormatOutcome } from './store-format';
 import { internedSkeleton, type Skeleton } from './skeleton';
 import { newSkeletonMap } from './skeleton-table';
 
@@ -49,8 +50,8 @@ export const LMDB_FILE_NAME = 'documents.mdb';
  */
 const MAP_SIZE_BYTES = 2 ** 36;
 
-/** Two databases per collection plus the meta one: room for 100 collections (lmdb's default is 12). */
-const MAX_DATABASES = 201;
+/** Two databases per collection plus the meta one and the format mark's: room for 100 collections (lmdb's default is 12). */
+const MAX_DATABASES = 202;
 
 /*
  * Document bodies are stored LZ4-compressed by lmdb, each collection with a dictionary of its own
@@ -188,7 +189,27 @@ export class LmdbPersistence {
       maxDbs: MAX_DATABASES,
       noReadAhead: true,
     };
-    return new LmdbPersistence(open(options), path, yieldToEventLoop);
+    const root = open(options);
+    const format = storeFormatOf(root);
+    if (format === null && holdsData(root)) {
+      void root.close();
+      throw new Error(`${path} was written by an earlier version of the store: start the service (which rewrites it once) or call LmdbPersistence.prepare first`);
+    }
+    if (format === null) markStoreFormat(root);
+    else if (format !== STORE_FORMAT) {
+      void root.close();
+      throw new Error(`${path} holds store format "${format}", which this version does not know`);
+    }
+    return new LmdbPersistence(root, path, yieldToEventLoop);
+  }
+
+  /**
+   * Readies the data directory's file for `open`: a file written by an earlier version of the
+   * store is rewritten once (see store-format.ts). Asynchronous, so services call it at start
+   * before they open the store.
+   */
+  static prepare(dataDir: string): Promise<StoreFormatOutcome> {
+    return ensureStoreFormat(join(dataDir, LMDB_FILE_NAME), { maxDbs: MAX_DATABASES, mapSize: MAP_SIZE_BYTES });
   }
 
   /** A fresh copy of the stored document (decoding is the copy). */

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { NatsConnection } from 'nats';
-import { createDocumentStore, type DocumentStore } from '@immo/document-store';
+import { Logger } from '@nestjs/common';
+import { createDocumentStore, prepareEmbeddedStore, type DocumentStore } from '@immo/document-store';
 import { connectEventStoreDb, JetStreamEventStore, type EventStore } from '@immo/event-store';
 import type { ServiceName } from '@immo/contracts';
 import type { ServiceConfig } from '../config/common-config';
@@ -21,10 +22,18 @@ export async function openEventStore(service: ServiceName, config: ServiceConfig
   });
 }
 
-/** Read models: the embedded (LMDB) store under DATA_DIR/<service>/read-models, or MongoDB. */
-export function openDocumentStore(service: ServiceName, config: ServiceConfig): DocumentStore {
+/**
+ * Read models: the embedded (LMDB) store under DATA_DIR/<service>/read-models, its file readied
+ * first (rewritten once when an earlier version of the store wrote it), or MongoDB.
+ */
+export async function openDocumentStore(service: ServiceName, config: ServiceConfig): Promise<DocumentStore> {
   if (config.DOCUMENT_STORE === 'mongo') return createDocumentStore({ kind: 'mongo', url: config.MONGO_URL ?? '' });
-  return createDocumentStore({ kind: 'embedded', dataDir: join(config.DATA_DIR, service, 'read-models'), yieldToEventLoop: () => eventLoopSlice.yieldIfSpent() });
+  const dataDir = join(config.DATA_DIR, service, 'read-models');
+  const started = performance.now();
+  if ((await prepareEmbeddedStore(dataDir)) === 'rewritten') {
+    new Logger('DocumentStore').log(`${dataDir}: rewritten in the current store format (${Math.round(performance.now() - started)} ms)`);
+  }
+  return createDocumentStore({ kind: 'embedded', dataDir, yieldToEventLoop: () => eventLoopSlice.yieldIfSpent() });
 }
 
 export function storeReadiness(eventStore: EventStore | null, documentStore: DocumentStore | null): ReadinessCheck[] {
