@@ -1,5 +1,5 @@
 export * from './document-store.port';
-export { DocumentStoreClosedError, DuplicateKeyError } from './errors';
+export { DocumentStoreClosedError, DocumentStoreFailedError, DuplicateKeyError } from './errors';
 export { type DocumentStoreConfig, createDocumentStore, prepareEmbeddedStore } from './create-document-store';
 export type { StoreFormatOutcome } from './embedded/store-format';
 export {

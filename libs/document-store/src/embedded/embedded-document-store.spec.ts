@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CollectionSpec, Filter, StoredDocument } from '../document-store.port';
 import { describeDocumentStoreContract } from '../document-store.contract';
-import { DocumentStoreClosedError, DuplicateKeyError } from '../errors';
+import { DocumentStoreClosedError, DocumentStoreFailedError, DuplicateKeyError } from '../errors';
 import { GeoQueryError } from '../geo/geo-query';
 import { EmbeddedDocumentStore } from './embedded-document-store';
 import { HashIndex } from './hash-index';
@@ -450,6 +450,20 @@ describe('embedded document store', () => {
     });
 
     const SPEC: CollectionSpec = { name: 'ads/persisted', indexes: INDEXED.indexes };
+
+    it('says once that a commit could not reach the disk, and refuses all work from then on', async () => {
+      const failures: DocumentStoreFailedError[] = [];
+      const store = new EmbeddedDocumentStore({ dataDir, onFailure: (failure) => failures.push(failure) });
+      const c = store.collection<StoredDocument>({ name: 'things', indexes: [] });
+      await c.upsert({ _id: 'fine', revision: 1 });
+      // LMDB takes keys of at most 1,978 bytes: the commit fails in the store's file, not before.
+      await expect(c.upsert({ _id: 'x'.repeat(3_000), revision: 1 })).rejects.toBeInstanceOf(DocumentStoreFailedError);
+      expect(failures).toHaveLength(1);
+      expect(await store.isReady()).toBe(false);
+      await expect(c.upsert({ _id: 'later', revision: 1 })).rejects.toBeInstanceOf(DocumentStoreFailedError);
+      expect(failures).toHaveLength(1);
+      await store.close();
+    });
 
     it('answers an id it does not hold without reading storage, and reads the ones it holds, staged or stored', async () => {
       const store = new EmbeddedDocumentStore({ dataDir });

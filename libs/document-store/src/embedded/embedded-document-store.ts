@@ -20,6 +20,12 @@ export interface EmbeddedDocumentStoreOptions {
   dataDir?: string;
   /** Lets the event loop turn while a large commit is encoded (see `YieldToEventLoop`). */
   yieldToEventLoop?: YieldToEventLoop;
+  /**
+   * Told once when a commit (or a skeleton save) fails to reach the disk: from then on the store
+   * refuses all work, and only a new process, replaying from its stored checkpoints, gets going
+   * again. Services exit there, for their supervisor to restart them.
+   */
+  onFailure?: (failure: DocumentStoreFailedError) => void;
 }
 
 export class EmbeddedDocumentStore implements DocumentStore {
@@ -35,8 +41,11 @@ export class EmbeddedDocumentStore implements DocumentStore {
     documentsOf: (name) => this.collections.get(name)?.allDocuments() ?? [],
   };
 
+  private readonly onFailure: (failure: DocumentStoreFailedError) => void;
+
   constructor(options: EmbeddedDocumentStoreOptions = {}) {
     this.persistence = options.dataDir === undefined ? null : LmdbPersistence.open(options.dataDir, options.yieldToEventLoop);
+    this.onFailure = options.onFailure ?? (() => undefined);
   }
 
   /**
@@ -136,11 +145,19 @@ export class EmbeddedDocumentStore implements DocumentStore {
       await done;
     } catch (error) {
       // Memory is now ahead of the disk: refuse everything until the process reopens the store.
-      this.failure ??= new DocumentStoreFailedError(error);
-      throw this.failure;
+      throw this.fail(error);
     } finally {
       this.inFlight.delete(tracked);
     }
+  }
+
+  /** Enters the failed state (once) and says so; the failure to throw. */
+  private fail(cause: unknown): DocumentStoreFailedError {
+    if (this.failure === null) {
+      this.failure = new DocumentStoreFailedError(cause);
+      this.onFailure(this.failure);
+    }
+    return this.failure;
   }
 
   /** Stored skeletons for these paths; rebuilt from the documents (and stored) when they differ. */
@@ -156,7 +173,7 @@ export class EmbeddedDocumentStore implements DocumentStore {
     const rebuilt = newSkeletonMap();
     for (const doc of this.persistence.documents(name)) rebuilt.set(doc._id, skeletonOf(doc, paths));
     const saving = this.persistence.storeSkeletons(name, paths, rebuilt).catch((error: unknown) => {
-      this.failure ??= new DocumentStoreFailedError(error);
+      this.fail(error);
     });
     this.inFlight.add(saving);
     void saving.finally(() => this.inFlight.delete(saving));

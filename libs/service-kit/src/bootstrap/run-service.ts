@@ -77,6 +77,16 @@ function exitWithParent(): void {
   }, 1000).unref();
 }
 
+/**
+ * Ends the process after a failure it cannot get over in place (read models that failed a
+ * commit): its supervisor (Kubernetes, compose's `restart: unless-stopped`) starts a new one,
+ * which replays from the stored checkpoints. Said on stderr first, synchronously.
+ */
+export function exitForRestart(name: string, reason: string): never {
+  process.stderr.write(`[${name}] ${reason}; exiting, to be restarted\n`);
+  process.exit(1);
+}
+
 /** Runs a process entry point; any start-up failure prints one line and exits non-zero. */
 export function runMain(name: string, main: () => Promise<unknown>): void {
   exitWithParent();

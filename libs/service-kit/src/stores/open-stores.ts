@@ -6,6 +6,7 @@ import { connectEventStoreDb, JetStreamEventStore, type EventStore } from '@immo
 import type { ServiceName } from '@immo/contracts';
 import type { ServiceConfig } from '../config/common-config';
 import type { ReadinessCheck } from '../health/readiness';
+import { exitForRestart } from '../bootstrap/run-service';
 import { eventLoopSlice } from '../scheduling/event-loop-slice';
 
 /**
@@ -33,7 +34,13 @@ export async function openDocumentStore(service: ServiceName, config: ServiceCon
   if ((await prepareEmbeddedStore(dataDir)) === 'rewritten') {
     new Logger('DocumentStore').log(`${dataDir}: rewritten in the current store format (${Math.round(performance.now() - started)} ms)`);
   }
-  return createDocumentStore({ kind: 'embedded', dataDir, yieldToEventLoop: () => eventLoopSlice.yieldIfSpent() });
+  return createDocumentStore({
+    kind: 'embedded',
+    dataDir,
+    yieldToEventLoop: () => eventLoopSlice.yieldIfSpent(),
+    // Its memory is then ahead of its file: only a new process, replaying, is exact again.
+    onFailure: (failure) => exitForRestart(service, `read models failed: ${failure.message}`),
+  });
 }
 
 export function storeReadiness(eventStore: EventStore | null, documentStore: DocumentStore | null): ReadinessCheck[] {
