@@ -19,7 +19,7 @@ import type { YieldToEventLoop } from '@immo/contracts';
 import type { StoredDocument } from '../document-store.port';
 import { compressionOption, dictionaryFrom } from './compression-dictionary';
 import { warmPageCache } from './page-cache-warmer';
-import { ensureStoreFormat, holdsData, markStoreFormat, STORE_FORMAT, storeFormatOf, type StoreFormatOutcome } from './store-format';
+import { ensureStoreFormat, fileFormatOf, markStoreFormat, STORE_FORMAT, type StoreFormatOutcome } from './store-format';
 import { internedSkeleton, type Skeleton } from './skeleton';
 import { newSkeletonMap } from './skeleton-table';
 
@@ -40,7 +40,6 @@ interface CollectionMeta {
 }
 
 export const LMDB_FILE_NAME = 'documents.mdb';
-
 
 /**
  * Address space reserved for the map up front (virtual only: the file grows with the data). When
@@ -190,8 +189,8 @@ export class LmdbPersistence {
       noReadAhead: true,
     };
     const root = open(options);
-    const format = storeFormatOf(root);
-    if (format === null && holdsData(root)) {
+    const { format, holdsData } = fileFormatOf(root);
+    if (format === null && holdsData) {
       void root.close();
       throw new Error(`${path} was written by an earlier version of the store: start the service (which rewrites it once) or call LmdbPersistence.prepare first`);
     }

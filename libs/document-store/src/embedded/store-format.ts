@@ -41,23 +41,25 @@ function databaseNames(root: RootDatabase): string[] {
   return [...root.getKeys({})].map(String);
 }
 
+/** What a file holds: its mark (null when it has none), and whether it holds any database besides the mark's. */
+export interface FileFormat {
+  format: string | null;
+  holdsData: boolean;
+}
+
 /**
- * The file's mark, or null when it has none. Opening a database that does not exist creates it,
- * a write: the mark's database is opened only once it is known to be there.
+ * Reads a file's mark without writing: opening a database that does not exist creates it, so the
+ * mark's database is opened only once it is known to be there.
  */
-export function storeFormatOf(root: RootDatabase): string | null {
-  if (!databaseNames(root).includes(FORMAT_DATABASE)) return null;
-  return formatDatabase(root).get(FORMAT_KEY) ?? null;
+export function fileFormatOf(root: RootDatabase): FileFormat {
+  const names = databaseNames(root);
+  const format = names.includes(FORMAT_DATABASE) ? (formatDatabase(root).get(FORMAT_KEY) ?? null) : null;
+  return { format, holdsData: names.some((name) => name !== FORMAT_DATABASE) };
 }
 
 /** Marks a file as holding this format (synchronously: before anything else is written to it). */
 export function markStoreFormat(root: RootDatabase): void {
   formatDatabase(root).putSync(FORMAT_KEY, STORE_FORMAT);
-}
-
-/** Whether the file holds any named database besides the mark's: data written by some version of the store. */
-export function holdsData(root: RootDatabase): boolean {
-  return databaseNames(root).some((name) => name !== FORMAT_DATABASE);
 }
 
 function syncPath(path: string): void {
@@ -103,8 +105,9 @@ export async function ensureStoreFormat(path: string, options: StoreFormatOption
   const copyPath = `${path}.rewriting`;
   const old = open({ path, maxDbs: options.maxDbs, mapSize: options.mapSize, readOnly: true });
   try {
-    if (storeFormatOf(old) !== null) return 'current';
-    if (!holdsData(old)) return 'new';
+    const { format, holdsData } = fileFormatOf(old);
+    if (format !== null) return 'current';
+    if (!holdsData) return 'new';
     // Left by a rewrite that did not finish.
     rmSync(copyPath, { force: true });
     rmSync(`${copyPath}-lock`, { force: true });

@@ -292,11 +292,11 @@ export class JetStreamEventStore implements EventStore {
 
   /**
    * The stream's last commit. Its answer waits for a turn of the event loop when the service's
-   * slice says so (spent, or others waiting for theirs): after a restart every append to a known advert looks its head up first, the
-   * answers of hundreds of look-ups arrive together, and each one decoded its commit and published
-   * the next (whose own answer libuv read within the same poll) without a turn in between, 116 to
-   * 216 ms at 200,000 properties. Waiting here, before the decoding and the publish, ends that
-   * request-and-answer ping-pong at the slice's budget.
+   * slice says so (spent, or others waiting for theirs): after a restart every append to a known
+   * advert looks its head up first, the answers of hundreds of look-ups arrive together, and each
+   * one decoded its commit and published the next (whose own answer libuv read within the same
+   * poll) without a turn in between, 116 to 216 ms at 200,000 properties. Waiting here, before the
+   * decoding and the publish, ends that request-and-answer ping-pong at the slice's budget.
    */
   private async lastCommit(subject: string, stream: string): Promise<StoredCommit | undefined> {
     try {
