@@ -1,18 +1,23 @@
 import type { IngestAdvertsReply } from '@immo/contracts';
-import { chunkBySize, mergeReplies } from './ingest-chunks';
+import { jsonChunksBySize, mergeReplies } from './ingest-chunks';
 
 describe('ingestion chunks', () => {
-  it('keeps order and stays under the byte budget', () => {
-    const items = Array.from({ length: 50 }, (_, i) => ({ i, text: 'x'.repeat(100) }));
-    const chunks = chunkBySize(items, 1000);
-    expect(chunks.flat()).toEqual(items);
-    for (const chunk of chunks) expect(Buffer.byteLength(JSON.stringify(chunk))).toBeLessThanOrEqual(1000 + chunk.length);
+  it('keeps order and stays under the byte budget, each chunk a JSON array of its items', () => {
+    const items = Array.from({ length: 50 }, (_, i) => ({ i, text: 'é'.repeat(100) }));
+    const chunks = jsonChunksBySize(items, 1000);
     expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.flatMap((chunk) => JSON.parse(chunk) as unknown[])).toEqual(items);
+    // Measured in bytes, not characters: 'é' is two bytes in UTF-8.
+    for (const chunk of chunks) expect(Buffer.byteLength(chunk)).toBeLessThanOrEqual(1000 + 2);
   });
 
   it('gives an item larger than the budget a chunk of its own', () => {
-    const chunks = chunkBySize([{ a: 'x'.repeat(50) }, { b: 1 }], 10);
-    expect(chunks).toHaveLength(2);
+    const chunks = jsonChunksBySize([{ a: 'x'.repeat(50) }, { b: 1 }], 10);
+    expect(chunks).toEqual(['[{"a":"' + 'x'.repeat(50) + '"}]', '[{"b":1}]']);
+  });
+
+  it('keeps items JSON has no text for as null, as the array would be encoded whole', () => {
+    expect(jsonChunksBySize([1, undefined, 'a'])).toEqual([JSON.stringify([1, undefined, 'a'])]);
   });
 
   it('renumbers results across chunks', () => {

@@ -7,21 +7,27 @@ import type { IngestAdvertsReply } from '@immo/contracts';
  */
 export const CHUNK_BUDGET_BYTES = 512 * 1024;
 
-export function chunkBySize<T>(items: T[], budgetBytes = CHUNK_BUDGET_BYTES): T[][] {
-  const chunks: T[][] = [];
-  let current: T[] = [];
+/**
+ * The batch as JSON arrays of consecutive items, each under the byte budget (an item larger than
+ * the budget alone). Each item is encoded once: its text both measures it and goes into its chunk,
+ * which is sent as it is (see `JsonText`), rather than measured, then encoded again whole.
+ */
+export function jsonChunksBySize(items: readonly unknown[], budgetBytes = CHUNK_BUDGET_BYTES): string[] {
+  const chunks: string[] = [];
+  let current: string[] = [];
   let size = 0;
   for (const item of items) {
-    const itemSize = Buffer.byteLength(JSON.stringify(item) ?? 'null') + 1;
+    const text = JSON.stringify(item) ?? 'null';
+    const itemSize = Buffer.byteLength(text) + 1;
     if (current.length > 0 && size + itemSize > budgetBytes) {
-      chunks.push(current);
+      chunks.push(`[${current.join(',')}]`);
       current = [];
       size = 0;
     }
-    current.push(item);
+    current.push(text);
     size += itemSize;
   }
-  if (current.length > 0) chunks.push(current);
+  if (current.length > 0) chunks.push(`[${current.join(',')}]`);
   return chunks;
 }
 

@@ -4,7 +4,7 @@ import { ErrorCode, headers, JSONCodec, type Msg, type NatsConnection, type Nats
 import { isRpcErrorPayload, type RpcErrorPayload } from '@immo/contracts';
 import { currentRequestId, REQUEST_ID_HEADER } from '../logging/request-context';
 import { observeNatsRequest, requestDuration } from '../metrics/nats-request-metrics';
-import { JSON_RESPONSE_OFFSET_HEADER } from './json-text';
+import { JSON_RESPONSE_OFFSET_HEADER, JsonText } from './json-text';
 
 export type RpcFailureKind = 'timeout' | 'unavailable' | 'remote' | 'too-large';
 
@@ -51,6 +51,7 @@ export class NatsRpcClient {
     requestDuration();
   }
 
+  /** `data` is sent as JSON; as `JsonText` when it is JSON already. */
   async request<TResponse>(subject: string, data: unknown, options: RpcRequestOptions = {}): Promise<TResponse> {
     return this.timed(subject, async () => {
       const message = await this.call(subject, data, options);
@@ -93,7 +94,7 @@ export class NatsRpcClient {
       requestOptions.headers.set(REQUEST_ID_HEADER, requestId);
     }
     try {
-      return await this.connection.request(subject, codec.encode({ pattern: subject, data, id: randomUUID() }), requestOptions);
+      return await this.connection.request(subject, envelope(subject, data), requestOptions);
     } catch (error) {
       const code = (error as NatsError | undefined)?.code;
       if (code === ErrorCode.NoResponders) throw new RpcCallError('unavailable', subject, `No service answers ${subject}`);
@@ -105,6 +106,21 @@ export class NatsRpcClient {
       throw error;
     }
   }
+}
+
+/**
+ * Nest's request envelope. `data` given as `JsonText` (a batch the caller encoded item by item) is
+ * spliced in as it is, not parsed and encoded again.
+ */
+function envelope(subject: string, data: unknown): Uint8Array {
+  const id = randomUUID();
+  if (!(data instanceof JsonText)) return codec.encode({ pattern: subject, data, id });
+  const head = encoder.encode(`{"pattern":${JSON.stringify(subject)},"id":"${id}","data":`);
+  const message = new Uint8Array(head.length + data.bytes.length + 1);
+  message.set(head, 0);
+  message.set(data.bytes, head.length);
+  message[message.length - 1] = 0x7d; // }
+  return message;
 }
 
 /** The handler's response, or its error as an `RpcCallError`. */
