@@ -21,3 +21,16 @@ export class JsonText {
  * out without parsing it.
  */
 export const JSON_RESPONSE_OFFSET_HEADER = 'Immo-Json-Response-Offset';
+
+/**
+ * A JSON object whose last member's value is JSON text already: `head` is the object up to that
+ * value (`{"a":1,"b":`), `value` its UTF-8 bytes; the closing brace is added.
+ */
+export function objectEndingWith(head: string, value: Uint8Array): Uint8Array {
+  const start = encoder.encode(head);
+  const object = new Uint8Array(start.length + value.length + 1);
+  object.set(start, 0);
+  object.set(value, start.length);
+  object[object.length - 1] = 0x7d; // }
+  return object;
+}

@@ -4,7 +4,7 @@ import { ErrorCode, headers, JSONCodec, type Msg, type NatsConnection, type Nats
 import { isRpcErrorPayload, type RpcErrorPayload } from '@immo/contracts';
 import { currentRequestId, REQUEST_ID_HEADER } from '../logging/request-context';
 import { observeNatsRequest, requestDuration } from '../metrics/nats-request-metrics';
-import { JSON_RESPONSE_OFFSET_HEADER, JsonText } from './json-text';
+import { JSON_RESPONSE_OFFSET_HEADER, JsonText, objectEndingWith } from './json-text';
 
 export type RpcFailureKind = 'timeout' | 'unavailable' | 'remote' | 'too-large';
 
@@ -115,12 +115,7 @@ export class NatsRpcClient {
 function envelope(subject: string, data: unknown): Uint8Array {
   const id = randomUUID();
   if (!(data instanceof JsonText)) return codec.encode({ pattern: subject, data, id });
-  const head = encoder.encode(`{"pattern":${JSON.stringify(subject)},"id":"${id}","data":`);
-  const message = new Uint8Array(head.length + data.bytes.length + 1);
-  message.set(head, 0);
-  message.set(data.bytes, head.length);
-  message[message.length - 1] = 0x7d; // }
-  return message;
+  return objectEndingWith(`{"pattern":${JSON.stringify(subject)},"id":"${id}","data":`, data.bytes);
 }
 
 /** The handler's response, or its error as an `RpcCallError`. */

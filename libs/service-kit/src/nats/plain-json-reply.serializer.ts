@@ -2,7 +2,7 @@ import { NatsRecordSerializer } from '@nestjs/microservices/serializers';
 import { NatsRecord, type OutgoingResponse } from '@nestjs/microservices';
 import { headers } from 'nats';
 import { isRpcErrorPayload, rpcErrors, type RpcErrorPayload } from '@immo/contracts';
-import { JSON_RESPONSE_OFFSET_HEADER, JsonText } from './json-text';
+import { JSON_RESPONSE_OFFSET_HEADER, JsonText, objectEndingWith } from './json-text';
 import { plainRequestKind } from './plain-request-id';
 
 const encoder = new TextEncoder();
@@ -29,14 +29,10 @@ export class PlainJsonReplySerializer extends NatsRecordSerializer {
 /** Nest's envelope with the response last, its offset named in a header. */
 function envelopeAround(packet: OutgoingResponse, response: JsonText): NatsRecord<Uint8Array> {
   const { response: _text, ...rest } = packet;
-  const head = encoder.encode(`${JSON.stringify(rest).slice(0, -1)}${Object.keys(rest).length > 0 ? ',' : ''}"response":`);
-  const body = response.bytes;
-  const data = new Uint8Array(head.length + body.length + 1);
-  data.set(head, 0);
-  data.set(body, head.length);
-  data[data.length - 1] = 0x7d; // }
+  const head = `${JSON.stringify(rest).slice(0, -1)}${Object.keys(rest).length > 0 ? ',' : ''}"response":`;
+  const data = objectEndingWith(head, response.bytes);
   const replyHeaders = headers();
-  replyHeaders.set(JSON_RESPONSE_OFFSET_HEADER, String(head.length));
+  replyHeaders.set(JSON_RESPONSE_OFFSET_HEADER, String(data.length - response.bytes.length - 1));
   return new NatsRecord(data, replyHeaders);
 }
 
