@@ -157,6 +157,29 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
       expect(await store.readStream(missing)).toEqual([]);
     });
 
+    it('appends at a lastPosition the caller saw, and never lets a stale one decide the outcome', async () => {
+      const stream = uniqueStream('hinted');
+      const first = await store.append(stream, [newEvent('A')], { expectedRevision: 'no_stream' });
+      const second = await store.append(stream, [newEvent('B'), newEvent('C')], { expectedRevision: 0, lastPosition: first.position });
+      expect(second.nextExpectedRevision).toBe(2);
+      // Right revision, position of an older commit: appended all the same, at the right revision.
+      const third = await store.append(stream, [newEvent('D')], { expectedRevision: 2, lastPosition: first.position });
+      expect(third.nextExpectedRevision).toBe(3);
+      // A stale view of the stream (revision and position of an event the stream has gone past) is refused.
+      expectWrongExpectedVersion(await rejectionOf(store.append(stream, [newEvent('X')], { expectedRevision: 2, lastPosition: second.position })), { expected: 2, actual: 3 });
+      // A position that is not an event of this stream at all changes nothing either.
+      const other = uniqueStream('other');
+      const elsewhere = await store.append(other, [newEvent('E')], { expectedRevision: 'no_stream' });
+      expect((await store.append(stream, [newEvent('F')], { expectedRevision: 3, lastPosition: elsewhere.position })).nextExpectedRevision).toBe(4);
+      expect((await store.readStream(stream)).map((e) => [e.type, e.revision])).toEqual([
+        ['A', 0],
+        ['B', 1],
+        ['C', 2],
+        ['D', 3],
+        ['F', 4],
+      ]);
+    });
+
     it('lets exactly one of two concurrent appends with the same expected revision win', async () => {
       const stream = uniqueStream('race');
       const created = newEvent('Created');

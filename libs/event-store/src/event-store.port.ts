@@ -31,6 +31,19 @@ export interface RecordedEvent<TData = unknown> {
   createdAt: Date;
 }
 
+export interface AppendOptions {
+  expectedRevision: ExpectedRevision;
+  /**
+   * Position of the stream's event at `expectedRevision`, taken with that revision from one
+   * recorded event or append result (e.g. a projection's state of the stream). An adapter that
+   * would otherwise look the stream's head up before appending may append at it directly. The
+   * concurrency check stays the server's: when the stream has moved past that event, the append
+   * fails or retries as without it, after the look-up it spared. Only with a numeric
+   * `expectedRevision`; a position from another event than the one at that revision is a bug.
+   */
+  lastPosition?: number;
+}
+
 export interface AppendResult {
   /** Revision of the last event now in the stream. */
   nextExpectedRevision: number;
@@ -56,7 +69,7 @@ export interface AllSubscription extends AsyncIterable<RecordedEvent> {
 }
 
 export interface EventStore {
-  append(stream: string, events: EventData[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  append(stream: string, events: EventData[], options: AppendOptions): Promise<AppendResult>;
   /** Events of one stream in revision order; an empty array for a stream that does not exist. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   subscribeToAll(options?: SubscribeToAllOptions): AllSubscription;

@@ -139,6 +139,42 @@ describe('IngestionService (real JetStream event store)', () => {
     ]);
   });
 
+  it("appends a known advert's next events at the position its projected state was taken from, with no look-up of the stream's head", async () => {
+    const original = fresh({ seenAt: '2026-05-01T00:00:00Z' });
+    const first = await new IngestionService(eventStore, geo, new PropertyMatcher(), { now }).ingest([original]);
+    const advertId = first.results[0]?.advertId ?? '';
+    /** The advert as a projection holds it: its state, and the revision and position of its last event. */
+    const projectedState = async (withPosition: boolean) => {
+      const recorded = await eventStore.readStream(advertStreamName(advertId));
+      const last = recorded.at(-1);
+      return { state: replay(recorded.map(fromRecordedEvent)), revision: last?.revision ?? -1, position: withPosition ? (last?.position ?? null) : null };
+    };
+    let lookUps = 0;
+    /** The event store of a restarted process: it knows no stream head; a look-up asks for a turn. */
+    const restartedStore = () =>
+      JetStreamEventStore.connect({ servers: nats, streamName: 'INGESTION_TEST', subjectPrefix: 'es.ingestion', yieldToEventLoop: () => void lookUps++ });
+
+    const hinted = await restartedStore();
+    const withPosition = await projectedState(true);
+    const recrawl = await new IngestionService(hinted, geo, new PropertyMatcher(), { now, projected: async () => withPosition }).ingest([
+      { ...original, price: 250_000, seenAt: '2026-05-02T00:00:00Z' },
+    ]);
+    expect(recrawl.results[0]).toMatchObject({ status: 'accepted', events: [ADVERT_EVENT_TYPES.priceChanged] });
+    expect(lookUps).toBe(0);
+    await hinted.close();
+
+    // A state without its position (stored before positions were kept): the head is looked up first.
+    const blind = await restartedStore();
+    const withoutPosition = await projectedState(false);
+    const again = await new IngestionService(blind, geo, new PropertyMatcher(), { now, projected: async () => withoutPosition }).ingest([
+      { ...original, price: 240_000, seenAt: '2026-05-03T00:00:00Z' },
+    ]);
+    expect(again.results[0]).toMatchObject({ status: 'accepted', events: [ADVERT_EVENT_TYPES.priceChanged] });
+    expect(lookUps).toBe(1);
+    await blind.close();
+    expect((await eventStore.readStream(advertStreamName(advertId))).map((event) => event.revision)).toEqual([0, 1, 2, 3]);
+  });
+
   it('reads the batch’s adverts ahead, before deciding on any, except those it just wrote', async () => {
     const log: string[] = [];
     const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), {

@@ -72,6 +72,11 @@ interface Current {
   state: AdvertState | null;
   /** Last revision of the stream, -1 when it does not exist. */
   revision: number;
+  /**
+   * Global position of the event at `revision`, when known: the append then needs no look-up of
+   * the stream's head (see `AppendOptions.lastPosition`).
+   */
+  position?: number | null;
 }
 
 type Outcome = { advertId: string; propertyId: string | null; events: string[] };
@@ -328,6 +333,7 @@ export class IngestionService {
       if (events.length === 0) return { advertId, propertyId: current.state?.propertyId ?? null, events: [] };
       // `events` is not empty, so folding them always yields a state.
       const next = events.reduce<AdvertState | null>((state, event) => evolve(state, event), current.state) as AdvertState;
+      let position: number;
       try {
         // Checked before each append, not only before an item starts: an item waits its turn in
         // its grouping bucket, and a retry re-reads the stream.
@@ -340,9 +346,11 @@ export class IngestionService {
         if (admitted) await admitted;
         const appended = await this.eventStore.append(advertStreamName(advertId), toEventData(advertId, current.revision, events), {
           expectedRevision: current.revision === -1 ? 'no_stream' : current.revision,
+          ...(current.revision >= 0 && typeof current.position === 'number' ? { lastPosition: current.position } : {}),
         });
-        this.lastPosition = Math.max(this.lastPosition ?? 0, appended.position);
-        this.lagLimit?.appended(appended.position);
+        position = appended.position;
+        this.lastPosition = Math.max(this.lastPosition ?? 0, position);
+        this.lagLimit?.appended(position);
       } catch (error) {
         if (error instanceof WrongExpectedVersionError && attempt < MAX_ATTEMPTS) {
           current = await this.load(advertId);
@@ -350,7 +358,7 @@ export class IngestionService {
         }
         throw error;
       }
-      this.remember(advertId, { state: next, revision: current.revision + events.length });
+      this.remember(advertId, { state: next, revision: current.revision + events.length, position });
       if (next.propertyId !== null) this.matcher.track(next);
       return { advertId, propertyId: next.propertyId, events: events.map((event) => event.type) };
     }
@@ -369,7 +377,8 @@ export class IngestionService {
   private async load(advertId: string): Promise<Current> {
     const recorded = await this.eventStore.readStream(advertStreamName(advertId));
     if (recorded.length === 0) return { state: null, revision: -1 };
-    return { state: replay(recorded.map(fromRecordedEvent)), revision: recorded.at(-1)?.revision ?? -1 };
+    const last = recorded.at(-1);
+    return { state: replay(recorded.map(fromRecordedEvent)), revision: last?.revision ?? -1, position: last?.position ?? null };
   }
 
   private remember(advertId: string, current: Current): void {

@@ -78,6 +78,15 @@ describe('AdvertStatesProjection', () => {
     expect(stored?.state).toEqual(replay(log.map(fromRecordedEvent)));
   });
 
+  it("given an advert's events applied, then its record keeps the revision and position of the last one, for ingestion to append at", async () => {
+    const log = advertLog();
+    await applyBatch(log.slice(0, 3));
+    const stored = await projection.storedRecord(advertId(log));
+    expect(stored).toMatchObject({ revision: 2, position: log[2]?.position });
+    await applyBatch(log.slice(3));
+    expect(await adverts.findById(advertId(log))).toMatchObject({ revision: 3, position: log[3]?.position });
+  });
+
   it('given an advert never stored, when ingestion reads it, then it is not found and its first event is applied from nothing', async () => {
     const log = advertLog();
     expect(await projection.storedRecord(advertId(log))).toBeNull();

@@ -50,7 +50,7 @@ export class AdvertStatesProjection {
     const domainEvent = fromRecordedEvent(event);
     const next = evolve(previous, domainEvent);
     const facts = factsOf(next);
-    uow.put(ADVERTS_COLLECTION.name, { _id: advertId, revision: event.revision, state: next } as AdvertRecord);
+    uow.put(ADVERTS_COLLECTION.name, { _id: advertId, revision: event.revision, position: event.position, state: next } as AdvertRecord);
     // Most events are recrawls, which change no fact grouping or expiry reads: nothing to write.
     if (previous === null || !sameFacts(factsOf(previous), facts)) {
       uow.put(ADVERT_FACTS_COLLECTION.name, { _id: advertId, revision: event.revision, facts } as AdvertFactsRecord);

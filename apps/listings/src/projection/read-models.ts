@@ -6,6 +6,11 @@ import type { SearchRow } from '../search/search-row';
 /** One advert's folded state; `revision` is its stream revision. */
 export interface AdvertRecord extends StoredDocument {
   state: AdvertState;
+  /**
+   * Global position of the event at `revision` (absent from records stored before it was kept):
+   * ingestion appends the advert's next events at it without looking the stream's head up.
+   */
+  position?: number;
 }
 
 /** A property document as served; `revision` is the global position of the last event applied to it. */

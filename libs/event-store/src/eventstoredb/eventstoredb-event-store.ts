@@ -22,6 +22,7 @@ import { assertValidAppend } from '../append-validation';
 import {
   WrongExpectedVersionError,
   type AllSubscription,
+  type AppendOptions,
   type AppendResult,
   type EventData,
   type EventStore,
@@ -126,7 +127,8 @@ export class EventStoreDbEventStore implements EventStore {
     return new EventStoreDbEventStore(EventStoreDBClient.connectionString(options.url));
   }
 
-  async append(stream: string, events: EventData[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+  /** EventStoreDB checks the expected revision itself, without a look-up: `lastPosition` is not needed. */
+  async append(stream: string, events: EventData[], options: AppendOptions): Promise<AppendResult> {
     const { expectedRevision } = options;
     assertValidAppend(stream, events, expectedRevision, MAX_EVENTS_PER_APPEND);
     this.assertOpen();

@@ -130,6 +130,40 @@ describe('JetStreamEventStore specifics', () => {
     await restarted.close();
   });
 
+  it('appends at the head a caller gives (lastPosition) without looking it up, and looks it up when that head is stale', async () => {
+    let lookUps = 0;
+    // A store that knows no head, as after a restart; its look-ups are counted by the turns they ask for.
+    const restarted = await JetStreamEventStore.connect({
+      servers: nc,
+      streamName: 'SPECIFICS',
+      subjectPrefix: 'specifics',
+      yieldToEventLoop: () => {
+        lookUps++;
+        return undefined;
+      },
+    });
+    const stream = `advert-${randomUUID()}`;
+    await store.append(stream, [event('A')], { expectedRevision: 'no_stream' });
+    const second = await store.append(stream, [event('B')], { expectedRevision: 0 });
+
+    await expect(restarted.append(stream, [event('C')], { expectedRevision: 1, lastPosition: second.position })).resolves.toMatchObject({ nextExpectedRevision: 2 });
+    expect(lookUps).toBe(0);
+    // Another writer went on; a head given from before that is refused by the server and looked up.
+    await store.append(stream, [event('D')], { expectedRevision: 2 });
+    const other = await JetStreamEventStore.connect({ servers: nc, streamName: 'SPECIFICS', subjectPrefix: 'specifics', yieldToEventLoop: () => void lookUps++ });
+    await expect(other.append(stream, [event('E')], { expectedRevision: 3, lastPosition: second.position })).resolves.toMatchObject({ nextExpectedRevision: 4 });
+    expect(lookUps).toBe(1);
+    expect((await store.readStream(stream)).map((e) => [e.type, e.revision])).toEqual([
+      ['A', 0],
+      ['B', 1],
+      ['C', 2],
+      ['D', 3],
+      ['E', 4],
+    ]);
+    await other.close();
+    await restarted.close();
+  });
+
   it('rejects more events in one append than a commit can address', async () => {
     const tooMany = Array.from({ length: POSITIONS_PER_MESSAGE + 1 }, () => event('X'));
     await expect(store.append(`big-${randomUUID()}`, tooMany, { expectedRevision: 'any' })).rejects.toThrow(RangeError);

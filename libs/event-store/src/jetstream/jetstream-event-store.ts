@@ -18,6 +18,7 @@ import { assertValidAppend, expectedAsNumber } from '../append-validation';
 import {
   WrongExpectedVersionError,
   type AllSubscription,
+  type AppendOptions,
   type AppendResult,
   type EventData,
   type EventStore,
@@ -113,6 +114,18 @@ function sameIds(commit: StoredCommit, events: readonly EventData[]): boolean {
 }
 
 /**
+ * The head a caller says the stream has: its last event's revision and position (see
+ * `AppendOptions.lastPosition`). Without it, an append at a head this instance has not met (after
+ * a restart, or beyond the heads it remembers) first fetched and decoded the stream's last commit:
+ * a round trip, and a parse of the whole commit, for each recrawl of a known advert.
+ */
+function headAt(expectedRevision: ExpectedRevision, lastPosition: number | undefined): KnownHead | undefined {
+  // A commit's sequence is 1 or more: a smaller position is not one of its events.
+  if (typeof expectedRevision !== 'number' || lastPosition === undefined || !Number.isSafeInteger(lastPosition) || lastPosition < POSITIONS_PER_MESSAGE) return undefined;
+  return { sequence: decodePosition(lastPosition).sequence, lastRevision: expectedRevision };
+}
+
+/**
  * Event store on NATS JetStream: one JetStream stream, one subject per event stream, one message
  * per commit. Optimistic concurrency rides on `Nats-Expected-Last-Subject-Sequence`, so two writers
  * racing for the same revision are decided by the server, not by a read-then-write in the client.
@@ -160,8 +173,8 @@ export class JetStreamEventStore implements EventStore {
     }
   }
 
-  async append(stream: string, events: EventData[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
-    const { expectedRevision } = options;
+  async append(stream: string, events: EventData[], options: AppendOptions): Promise<AppendResult> {
+    const { expectedRevision, lastPosition } = options;
     assertValidAppend(stream, events, expectedRevision, POSITIONS_PER_MESSAGE);
     this.assertOpen();
     const subject = subjectForStream(this.subjectPrefix, stream);
@@ -173,9 +186,10 @@ export class JetStreamEventStore implements EventStore {
     const payload = Buffer.from(JSON.stringify(body), 'utf8');
 
     for (let attempt = 1; ; attempt++) {
-      // First try at a head this instance already knows: no look-up round trip. The server still
-      // checks the subject's last sequence, so a stale guess only costs the slower second attempt.
-      const known = attempt === 1 ? this.knownHeadFor(subject, expectedRevision) : undefined;
+      // First try at a head this instance already knows, or the caller does: no look-up round trip.
+      // The server still checks the subject's last sequence, so a stale guess only costs the slower
+      // second attempt.
+      const known = attempt === 1 ? (this.knownHeadFor(subject, expectedRevision) ?? headAt(expectedRevision, lastPosition)) : undefined;
       const head = known ? undefined : await this.lastCommit(subject, stream);
       const current = known ? known.lastRevision : head ? lastRevisionOf(head) : -1;
       const headSequence = known ? known.sequence : (head?.sequence ?? 0);
