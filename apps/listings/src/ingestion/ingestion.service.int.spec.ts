@@ -150,28 +150,24 @@ describe('IngestionService (real JetStream event store)', () => {
       return { state: replay(recorded.map(fromRecordedEvent)), revision: last?.revision ?? -1, position: withPosition ? (last?.position ?? null) : null };
     };
     let lookUps = 0;
-    /** The event store of a restarted process: it knows no stream head; a look-up asks for a turn. */
-    const restartedStore = () =>
-      JetStreamEventStore.connect({ servers: nats, streamName: 'INGESTION_TEST', subjectPrefix: 'es.ingestion', yieldToEventLoop: () => void lookUps++ });
+    /**
+     * A repricing ingested by a restarted process, on the advert's projected state: its event store
+     * knows no stream head, and a look-up of one asks for a turn (counted).
+     */
+    const repriceAfterRestart = async (withPosition: boolean, price: number, seenAt: string) => {
+      const restartedStore = await JetStreamEventStore.connect({ servers: nats, streamName: 'INGESTION_TEST', subjectPrefix: 'es.ingestion', yieldToEventLoop: () => void lookUps++ });
+      const projected = await projectedState(withPosition);
+      const ingestion = new IngestionService(restartedStore, geo, new PropertyMatcher(), { now, projected: async () => projected });
+      const reply = await ingestion.ingest([{ ...original, price, seenAt }]);
+      await restartedStore.close();
+      return reply.results[0];
+    };
 
-    const hinted = await restartedStore();
-    const withPosition = await projectedState(true);
-    const recrawl = await new IngestionService(hinted, geo, new PropertyMatcher(), { now, projected: async () => withPosition }).ingest([
-      { ...original, price: 250_000, seenAt: '2026-05-02T00:00:00Z' },
-    ]);
-    expect(recrawl.results[0]).toMatchObject({ status: 'accepted', events: [ADVERT_EVENT_TYPES.priceChanged] });
+    expect(await repriceAfterRestart(true, 250_000, '2026-05-02T00:00:00Z')).toMatchObject({ status: 'accepted', events: [ADVERT_EVENT_TYPES.priceChanged] });
     expect(lookUps).toBe(0);
-    await hinted.close();
-
     // A state without its position (stored before positions were kept): the head is looked up first.
-    const blind = await restartedStore();
-    const withoutPosition = await projectedState(false);
-    const again = await new IngestionService(blind, geo, new PropertyMatcher(), { now, projected: async () => withoutPosition }).ingest([
-      { ...original, price: 240_000, seenAt: '2026-05-03T00:00:00Z' },
-    ]);
-    expect(again.results[0]).toMatchObject({ status: 'accepted', events: [ADVERT_EVENT_TYPES.priceChanged] });
+    expect(await repriceAfterRestart(false, 240_000, '2026-05-03T00:00:00Z')).toMatchObject({ status: 'accepted', events: [ADVERT_EVENT_TYPES.priceChanged] });
     expect(lookUps).toBe(1);
-    await blind.close();
     expect((await eventStore.readStream(advertStreamName(advertId))).map((event) => event.revision)).toEqual([0, 1, 2, 3]);
   });
 
