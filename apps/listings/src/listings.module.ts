@@ -95,7 +95,7 @@ export class ListingsModule {
     const ingestion = new IngestionService(eventStore, geo, directory.matcher, {
       projected: async (advertId) => {
         const record = await runner.advertRecord(advertId);
-        return record ? { state: record.state, revision: record.revision, position: record.position ?? null } : null;
+        return record ? { state: record.state, revision: record.revision, position: record.position } : null;
       },
       readAhead: advertReadAhead(documentStore.collection<AdvertRecord>(ADVERTS_COLLECTION)),
       lagLimit: new ProjectionLagLimit(MAX_UNPROJECTED_APPENDS, (position) => runner.waitFor(position), PROJECTION_WAIT_MS),

@@ -147,7 +147,7 @@ describe('IngestionService (real JetStream event store)', () => {
     const projectedState = async (withPosition: boolean) => {
       const recorded = await eventStore.readStream(advertStreamName(advertId));
       const last = recorded.at(-1);
-      return { state: replay(recorded.map(fromRecordedEvent)), revision: last?.revision ?? -1, position: withPosition ? (last?.position ?? null) : null };
+      return { state: replay(recorded.map(fromRecordedEvent)), revision: last?.revision ?? -1, position: withPosition ? last?.position : undefined };
     };
     let lookUps = 0;
     /**

@@ -76,7 +76,7 @@ interface Current {
    * Global position of the event at `revision`, when known: the append then needs no look-up of
    * the stream's head (see `AppendOptions.lastPosition`).
    */
-  position?: number | null;
+  position?: number;
 }
 
 type Outcome = { advertId: string; propertyId: string | null; events: string[] };
@@ -346,7 +346,7 @@ export class IngestionService {
         if (admitted) await admitted;
         const appended = await this.eventStore.append(advertStreamName(advertId), toEventData(advertId, current.revision, events), {
           expectedRevision: current.revision === -1 ? 'no_stream' : current.revision,
-          ...(current.revision >= 0 && typeof current.position === 'number' ? { lastPosition: current.position } : {}),
+          lastPosition: current.position,
         });
         position = appended.position;
         this.lastPosition = Math.max(this.lastPosition ?? 0, position);
@@ -378,7 +378,7 @@ export class IngestionService {
     const recorded = await this.eventStore.readStream(advertStreamName(advertId));
     if (recorded.length === 0) return { state: null, revision: -1 };
     const last = recorded.at(-1);
-    return { state: replay(recorded.map(fromRecordedEvent)), revision: last?.revision ?? -1, position: last?.position ?? null };
+    return { state: replay(recorded.map(fromRecordedEvent)), revision: last?.revision ?? -1, position: last?.position };
   }
 
   private remember(advertId: string, current: Current): void {
