@@ -164,6 +164,38 @@ describe('JetStreamEventStore specifics', () => {
     await restarted.close();
   });
 
+  it('ignores a lastPosition without a numeric expected revision, or one that is no position at all', async () => {
+    let lookUps = 0;
+    /** A store that knows no head, as after a restart; its look-ups are counted by the turns they ask for. */
+    const restartedStore = () => JetStreamEventStore.connect({ servers: nc, streamName: 'SPECIFICS', subjectPrefix: 'specifics', yieldToEventLoop: () => void lookUps++ });
+    const stream = `advert-${randomUUID()}`;
+    const first = await store.append(stream, [event('A')], { expectedRevision: 'no_stream' });
+    const restarted = await restartedStore();
+    await expect(restarted.append(stream, [event('X')], { expectedRevision: 'no_stream', lastPosition: first.position })).rejects.toBeInstanceOf(WrongExpectedVersionError);
+    await expect(restarted.append(stream, [event('B')], { expectedRevision: 'any', lastPosition: first.position })).resolves.toMatchObject({ nextExpectedRevision: 1 });
+    await restarted.close();
+    for (const [revision, lastPosition] of [
+      [1, Number.NaN],
+      [2, -5],
+      [3, POSITIONS_PER_MESSAGE - 1],
+    ] as const) {
+      const fresh = await restartedStore();
+      const before = lookUps;
+      await expect(fresh.append(stream, [event('C')], { expectedRevision: revision, lastPosition })).resolves.toMatchObject({ nextExpectedRevision: revision + 1 });
+      // Appended at the right revision after the same look-up as without a position.
+      expect(lookUps).toBe(before + 1);
+      await fresh.close();
+    }
+    expect((await store.readStream(stream)).map((e) => e.revision)).toEqual([0, 1, 2, 3, 4]);
+    // Below the first commit's positions: taken as a head, it would be "no message yet", which an
+    // empty stream passes. Ignored, the append is refused as for any missing stream.
+    const empty = `advert-${randomUUID()}`;
+    const guessed = await restartedStore();
+    await expect(guessed.append(empty, [event('Y')], { expectedRevision: 0, lastPosition: POSITIONS_PER_MESSAGE - 1 })).rejects.toBeInstanceOf(WrongExpectedVersionError);
+    expect(await store.readStream(empty)).toEqual([]);
+    await guessed.close();
+  });
+
   it('rejects more events in one append than a commit can address', async () => {
     const tooMany = Array.from({ length: POSITIONS_PER_MESSAGE + 1 }, () => event('X'));
     await expect(store.append(`big-${randomUUID()}`, tooMany, { expectedRevision: 'any' })).rejects.toThrow(RangeError);
