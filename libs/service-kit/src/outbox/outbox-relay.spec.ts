@@ -62,6 +62,12 @@ describe('OutboxRelay', () => {
     relay = new OutboxRelay(store, publish, { outbox: OUTBOX_COLLECTION, deadLetters: DEAD_LETTERS_COLLECTION });
   });
 
+  /** Started over the empty outbox: what each test then writes and kicks is what it drains. */
+  const started = async () => {
+    relay.start();
+    await flush();
+  };
+
   afterEach(async () => {
     await relay.stop();
     await store.close();
@@ -87,8 +93,37 @@ describe('OutboxRelay', () => {
     });
   });
 
+  describe('given a relay never started', () => {
+    it('when its writer kicks it with committed records, then nothing is published or retried until it is started, and then everything is', async () => {
+      const records = [aRecord(1), aRecord(2)];
+      await seed(...records);
+
+      relay.kick(records);
+      await flush();
+      await jest.advanceTimersByTimeAsync(60_000);
+      expect(publish).not.toHaveBeenCalled();
+      expect(jest.getTimerCount()).toBe(0);
+
+      relay.start();
+      await flush();
+      expect(publishedIds()).toEqual(records.map((r) => r.eventId));
+      expect(await relay.pending()).toBe(0);
+    });
+
+    it('when its store is closed under it, then no retry is left to run', async () => {
+      await seed(aRecord(1));
+      relay.kick();
+      await store.close();
+      await jest.advanceTimersByTimeAsync(60_000);
+
+      expect(publish).not.toHaveBeenCalled();
+      expect(relay.failedAttempts).toBe(0);
+    });
+  });
+
   describe('given more records than one page', () => {
     it('when drained, then every page is published, in order', async () => {
+      await started();
       const records = Array.from({ length: 1203 }, (_, i) => aRecord(i + 1));
       await seed(...records.slice().reverse());
 
@@ -110,6 +145,7 @@ describe('OutboxRelay', () => {
     };
 
     it('when kicked with them, then they are published without being read back from the store', async () => {
+      await started();
       const records = Array.from({ length: 60 }, (_, i) => aRecord(i + 1));
       await seed(...records);
       const reads = recordReads();
@@ -123,6 +159,7 @@ describe('OutboxRelay', () => {
     });
 
     it('when some of the outbox was not handed over, then those are read from the store, and the order is the outbox order', async () => {
+      await started();
       const records = Array.from({ length: 60 }, (_, i) => aRecord(i + 1));
       await seed(...records);
       const reads = recordReads();
@@ -135,6 +172,7 @@ describe('OutboxRelay', () => {
     });
 
     it('when a handed-over record is not in the store, then it is not published: the store says what is committed', async () => {
+      await started();
       await seed(aRecord(1), aRecord(3));
 
       relay.kick([aRecord(1), aRecord(2), aRecord(3)]);
@@ -151,6 +189,7 @@ describe('OutboxRelay', () => {
     });
 
     it('when more are handed over than it keeps, then the rest are read from the store and all are published in order', async () => {
+      await started();
       const records = Array.from({ length: 5_200 }, (_, i) => aRecord(i + 1));
       await seed(...records);
       const reads = recordReads();
@@ -167,6 +206,7 @@ describe('OutboxRelay', () => {
 
   describe('given an empty outbox', () => {
     it('when kicked, then nothing is published and it is settled', async () => {
+      await started();
       relay.kick();
       await flush();
 
@@ -182,6 +222,7 @@ describe('OutboxRelay', () => {
     });
 
     it('given a drain that empties the outbox during the last pause before the deadline, when waiting, then it is settled', async () => {
+      await started();
       await seed(aRecord(1));
       const ack = deferred();
       publish.mockReturnValueOnce(ack.promise);
@@ -206,7 +247,7 @@ describe('OutboxRelay', () => {
     });
 
     it('when drained, then only the acknowledged records are deleted and the refused one stays', async () => {
-      relay.kick();
+      relay.start();
       await flush();
 
       expect(await stored()).toEqual([aRecord(2)._id]);
@@ -216,7 +257,7 @@ describe('OutboxRelay', () => {
     });
 
     it('when the first backoff (100 ms) has passed, then the refused record is published again and deleted', async () => {
-      relay.kick();
+      relay.start();
       await flush();
 
       await jest.advanceTimersByTimeAsync(99);
@@ -240,7 +281,7 @@ describe('OutboxRelay', () => {
     });
 
     it('when drained, then it is set aside as a dead letter and holds nothing back', async () => {
-      relay.kick();
+      relay.start();
       await flush();
 
       expect(await stored()).toEqual([]);
@@ -266,7 +307,7 @@ describe('OutboxRelay', () => {
     });
 
     it('when retrying, then the delay starts at 100 ms and doubles', async () => {
-      relay.kick();
+      relay.start();
       await flush();
       const callsAt: number[] = [];
       for (const ms of [99, 1, 199, 1, 399, 1]) {
@@ -281,7 +322,7 @@ describe('OutboxRelay', () => {
     });
 
     it('when retrying for long, then the delay stops growing at 5 s', async () => {
-      relay.kick();
+      relay.start();
       await flush();
       // 100 + 200 + 400 + 800 + 1600 + 3200 = 6300 ms for the first six retries.
       await jest.advanceTimersByTimeAsync(6300);
@@ -296,7 +337,7 @@ describe('OutboxRelay', () => {
     });
 
     it('when kicked while a retry is scheduled, then it does not publish before the retry is due', async () => {
-      relay.kick();
+      relay.start();
       await flush();
 
       await jest.advanceTimersByTimeAsync(50);
@@ -309,7 +350,7 @@ describe('OutboxRelay', () => {
     });
 
     it('when stopped, then it retries no more and keeps the record', async () => {
-      relay.kick();
+      relay.start();
       await flush();
 
       await relay.stop();
@@ -324,7 +365,7 @@ describe('OutboxRelay', () => {
     it('when stopped while a publish is failing, then no retry is left scheduled', async () => {
       const nack = deferred();
       publish.mockReturnValueOnce(nack.promise);
-      relay.kick();
+      relay.start();
       await flush();
 
       const stopping = relay.stop();
@@ -336,7 +377,7 @@ describe('OutboxRelay', () => {
     });
 
     it('when started again after a stop, then it publishes again', async () => {
-      relay.kick();
+      relay.start();
       await flush();
       await relay.stop();
       publish.mockResolvedValue(undefined);
@@ -349,7 +390,7 @@ describe('OutboxRelay', () => {
     });
 
     it('when waiting for it to settle, then the wait gives up after the timeout with false', async () => {
-      relay.kick();
+      relay.start();
       const settled = relay.settled(1000);
 
       await jest.advanceTimersByTimeAsync(1000);
@@ -361,6 +402,7 @@ describe('OutboxRelay', () => {
 
   describe('given a publish that succeeds after failures', () => {
     it('when a later publish fails, then the backoff starts again at 100 ms', async () => {
+      await started();
       await seed(aRecord(1));
       publish.mockRejectedValueOnce(new Error('no ack')).mockRejectedValueOnce(new Error('no ack'));
       relay.kick();
@@ -382,6 +424,7 @@ describe('OutboxRelay', () => {
 
   describe('given a drain in progress', () => {
     it('when kicked with a new record, then no second drain runs alongside and the new record is drained right after', async () => {
+      await started();
       await seed(aRecord(1));
       const ack = deferred();
       publish.mockReturnValueOnce(ack.promise);
@@ -402,6 +445,7 @@ describe('OutboxRelay', () => {
     });
 
     it('when a record is written and kicked just as the drain finds the outbox empty, then a new drain publishes it', async () => {
+      await started();
       await seed(aRecord(1));
       const outbox = store.collection<OutboxRecord>(OUTBOX_COLLECTION);
       const find = outbox.find.bind(outbox);
@@ -424,6 +468,7 @@ describe('OutboxRelay', () => {
     });
 
     it('when waiting for it to settle, then the wait ends true once the drain has emptied the outbox', async () => {
+      await started();
       await seed(aRecord(1));
       const ack = deferred();
       publish.mockReturnValueOnce(ack.promise);
@@ -440,6 +485,7 @@ describe('OutboxRelay', () => {
     });
 
     it('when stopped, then the stop waits for the publish under way and no further page is read', async () => {
+      await started();
       await seed(aRecord(1));
       const ack = deferred();
       publish.mockReturnValueOnce(ack.promise);

@@ -74,7 +74,12 @@ export class OutboxRelay {
   private again = false;
   private retryTimer: NodeJS.Timeout | null = null;
   private retryMs = RETRY_MIN_MS;
-  private stopped = false;
+  /**
+   * Until `start`, kicks are ignored: a relay built and never started (a second set of projections
+   * over the same store) drained on its writer's commits anyway, and with nothing ever to stop it,
+   * went on retrying every 5 s once that store was closed. `start` drains whatever is stored.
+   */
+  private stopped = true;
   private published = 0;
   private failures = 0;
   private deadLettered = 0;
@@ -117,7 +122,7 @@ export class OutboxRelay {
   }
 
   /**
-   * Something was added to the outbox: drain it (now, or right after the current drain).
+   * Something was added to the outbox: drain it (now, or right after the current drain), once started.
    * `committed`: the records just committed, when the writer has them at hand (never records of a
    * commit that failed or has not completed).
    */
@@ -232,6 +237,8 @@ export class OutboxRelay {
         this.retryTimer = null;
         this.kick();
       }, this.retryMs);
+      // A pending retry alone does not hold the process open (its service's connections do).
+      this.retryTimer.unref();
       this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
     }
   }
