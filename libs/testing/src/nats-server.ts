@@ -30,6 +30,30 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Whether nothing listens on `port` of the loopback address (it can be bound now). */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * The first of `count` consecutive free ports (the services' health ports are a base plus an
+ * index). Free when checked, like `freePort`'s: a port taken in between fails its app's start.
+ */
+export async function freePortRange(count: number, attempts = 50, candidate: () => Promise<number> = freePort): Promise<number> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const base = await candidate();
+    if (base + count > 65_536) continue;
+    let free = true;
+    for (let port = base + 1; free && port < base + count; port++) free = await portIsFree(port);
+    if (free) return base;
+  }
+  throw new Error(`no ${count} consecutive free ports found in ${attempts} attempts`);
+}
+
 async function waitForPort(port: number, deadlineMs: number): Promise<void> {
   const until = Date.now() + deadlineMs;
   for (;;) {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { connect as tcpConnect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { newApiKey } from '@immo/contracts';
-import { findNatsServer, freePort } from '@immo/testing';
+import { findNatsServer, freePort, freePortRange } from '@immo/testing';
 
 /**
  * Node flags per app. Listings holds the grouping index, skeletons and caches of 200,000 properties
@@ -79,6 +79,8 @@ export interface RunningStack {
   exitStatus(name: string): { code: number | null; signal: string | null } | null;
   /** Starts one more instance of a service (a replica) under `label`, with extra settings. */
   startReplica(name: AppName, label: string, env: NodeJS.ProcessEnv): Promise<void>;
+  /** Where a service answers its probes and `/metrics`; null when the stack runs without health ports. */
+  healthUrl(name: Exclude<AppName, 'gateway'>): string | null;
   stop(): Promise<void>;
 }
 
@@ -304,6 +306,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         if (!settings) throw new Error(`${name} was never started`);
         await launch(label, settings.command, settings.args, { ...settings.env, ...env });
       },
+      healthUrl(name) {
+        return options.healthPortBase > 0 ? `http://127.0.0.1:${options.healthPortBase + serviceNames.indexOf(name)}` : null;
+      },
       stop: stopAll,
     };
   } catch (error) {
@@ -320,7 +325,8 @@ export async function withTemporaryStack<T>(root: string, run: (stack: RunningSt
     dataDir,
     port: await freePort(),
     natsPort: await freePort(),
-    healthPortBase: 0,
+    // Probes and metrics, as in production: a benchmark reads a service's own figures there.
+    healthPortBase: await freePortRange(APP_NAMES.length - 1),
     output: { logDir: join(dataDir, 'logs') },
     // Load generators call far above a client's limit, with one key.
     env: { RATE_LIMIT_REQUESTS: '0', ...env },
