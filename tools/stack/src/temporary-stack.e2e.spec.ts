@@ -23,7 +23,7 @@ async function stderrOf(run: () => Promise<unknown>): Promise<{ lines: string[];
 describe('withTemporaryStack (benchmarks)', () => {
   jest.setTimeout(120_000);
 
-  it('keeps the logs of a failed run outside its data directory, and says where; a run that succeeds leaves nothing', async () => {
+  it('keeps the logs of a failed run outside its data directory, and says where; a run that succeeds leaves nothing, and its services answer their metrics', async () => {
     let dataDir = '';
     const failed = await stderrOf(() =>
       withTemporaryStack(ROOT, async (stack) => {
@@ -42,12 +42,16 @@ describe('withTemporaryStack (benchmarks)', () => {
       rmSync(kept as string, { recursive: true, force: true });
     }
 
+    let metrics = '';
     const succeeded = await stderrOf(() =>
       withTemporaryStack(ROOT, async (stack) => {
         dataDir = stack.dataDir;
+        // A benchmark reads a service's own figures there (listings-scale: each phase's worst event-loop delay).
+        metrics = await (await fetch(`${stack.healthUrl('listings')}/metrics`)).text();
       }),
     );
     expect(succeeded.error).toBeNull();
+    expect(metrics).toMatch(/^nodejs_eventloop_lag_max_seconds \S+$/m);
     expect(existsSync(dataDir)).toBe(false);
     expect(succeeded.lines.join('')).not.toMatch(/logs are kept/);
   });
