@@ -17,26 +17,24 @@ export interface RunningNatsServer {
   start(): Promise<void>;
 }
 
-/** A free TCP port on loopback, chosen by the OS. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Binds `port` on loopback (0: one the OS chooses) and releases it: the port bound, or null when it is taken. */
+function bindAndRelease(port: number): Promise<number | null> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.once('error', () => resolve(null));
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+      const bound = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(bound));
     });
   });
 }
 
-/** Whether nothing listens on `port` of the loopback address (it can be bound now). */
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
+/** A free TCP port on loopback, chosen by the OS. */
+export async function freePort(): Promise<number> {
+  const port = await bindAndRelease(0);
+  if (port === null) throw new Error('no free port on the loopback address');
+  return port;
 }
 
 /**
@@ -48,7 +46,7 @@ export async function freePortRange(count: number, attempts = 50, candidate: () 
     const base = await candidate();
     if (base + count > 65_536) continue;
     let free = true;
-    for (let port = base + 1; free && port < base + count; port++) free = await portIsFree(port);
+    for (let port = base + 1; free && port < base + count; port++) free = (await bindAndRelease(port)) !== null;
     if (free) return base;
   }
   throw new Error(`no ${count} consecutive free ports found in ${attempts} attempts`);

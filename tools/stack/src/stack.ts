@@ -42,6 +42,8 @@ export const APP_NODE_FLAGS: Partial<Record<string, string[]>> = {
 
 export const APP_NAMES = ['listings', 'geo', 'searches', 'notifier', 'gateway'] as const;
 export type AppName = (typeof APP_NAMES)[number];
+/** The apps behind the gateway: each answers probes and `/metrics` on the health port base plus its index here. */
+const SERVICE_NAMES = APP_NAMES.filter((name): name is Exclude<AppName, 'gateway'> => name !== 'gateway');
 
 export interface StackOptions {
   /** Repository root holding dist/. */
@@ -230,7 +232,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       step(`nats-server listening on ${natsUrl} (JetStream in ${storeDir})`);
     }
 
-    const serviceNames = APP_NAMES.filter((name) => name !== 'gateway');
+    const healthPortOf = (name: Exclude<AppName, 'gateway'>) => options.healthPortBase + SERVICE_NAMES.indexOf(name);
     for (const name of APP_NAMES) {
       const env: NodeJS.ProcessEnv = {
         ...process.env,
@@ -244,7 +246,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         env['PORT'] = String(options.port);
         env['ADMIN_API_KEY'] = adminApiKey;
       } else {
-        env['HEALTH_PORT'] = options.healthPortBase > 0 ? String(options.healthPortBase + serviceNames.indexOf(name)) : '0';
+        env['HEALTH_PORT'] = options.healthPortBase > 0 ? String(healthPortOf(name)) : '0';
       }
       // STACK_NODE_ARGS adds node flags to every app (e.g. `--cpu-prof`, which NODE_OPTIONS refuses).
       const extraArgs = (process.env['STACK_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
@@ -261,8 +263,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     if (options.onStep && options.healthPortBase > 0) {
       // Each service's own probe, so each one is reported as it becomes ready.
       await Promise.all(
-        serviceNames.map(async (name, index) => {
-          await waitForReady(`http://127.0.0.1:${options.healthPortBase + index}`, timeoutMs, exitedApp);
+        SERVICE_NAMES.map(async (name) => {
+          await waitForReady(`http://127.0.0.1:${healthPortOf(name)}`, timeoutMs, exitedApp);
           step(`${name} ready (pid ${children.get(name)?.pid ?? '?'}, ${elapsed()})`);
         }),
       );
@@ -307,7 +309,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         await launch(label, settings.command, settings.args, { ...settings.env, ...env });
       },
       healthUrl(name) {
-        return options.healthPortBase > 0 ? `http://127.0.0.1:${options.healthPortBase + serviceNames.indexOf(name)}` : null;
+        return options.healthPortBase > 0 ? `http://127.0.0.1:${healthPortOf(name)}` : null;
       },
       stop: stopAll,
     };
@@ -326,7 +328,7 @@ export async function withTemporaryStack<T>(root: string, run: (stack: RunningSt
     port: await freePort(),
     natsPort: await freePort(),
     // Probes and metrics, as in production: a benchmark reads a service's own figures there.
-    healthPortBase: await freePortRange(APP_NAMES.length - 1),
+    healthPortBase: await freePortRange(SERVICE_NAMES.length),
     output: { logDir: join(dataDir, 'logs') },
     // Load generators call far above a client's limit, with one key.
     env: { RATE_LIMIT_REQUESTS: '0', ...env },
