@@ -15,6 +15,8 @@ export interface RunningNatsServer {
    */
   interrupt(): Promise<void>;
   start(): Promise<void>;
+  /** The server's process id while it runs (for measuring its CPU), else undefined. */
+  readonly pid: number | undefined;
 }
 
 /** Binds `port` on loopback (0: one the OS chooses) and releases it: the port bound, or null when it is taken. */
@@ -109,5 +111,8 @@ export async function startNatsServer(options: { jetstream?: boolean; binary?: s
     },
     interrupt: halt,
     start: launch,
+    get pid() {
+      return (child as ChildProcess | null)?.pid;
+    },
   };
 }

@@ -1,0 +1,121 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LISTINGS_INTEGRATION_SUBJECTS, type AdvertSnapshot } from '@immo/contracts';
+import { createDocumentStore, type StoredDocument } from '@immo/document-store';
+import { JetStreamEventStore, type EventStore } from '@immo/event-store';
+import { connectNats, eventLoopSlice, LISTINGS_INTEGRATION_STREAM_SETTINGS, OutboxRelay, openOutboxPublisher, outboxId, type OutboxRecord } from '@immo/service-kit';
+import { describeCpuPerItem, startNatsServer, StackCpuMeter, type Measurement, type Scenario } from '@immo/testing';
+import { generateDataset } from '../demo/generate-snapshots';
+import { ADVERT_STREAM_PREFIX, advertIdOf, advertStreamName } from './domain';
+import { ADVERTS_COLLECTION, CHECKPOINTS_COLLECTION, DEAD_LETTERS_COLLECTION, OUTBOX_COLLECTION, PROPERTIES_COLLECTION } from './projection/read-models';
+import { UnitOfWork } from './projection/unit-of-work';
+
+const SNAPSHOTS = Number(process.env['FLOOR_SNAPSHOTS'] ?? 50_000);
+/** As ingestion: appends under way at once. */
+const APPENDS_IN_FLIGHT = 64;
+/** As the projections: events per committed batch. */
+const EVENTS_PER_COMMIT = 100;
+/** As a load of new goods: about one snapshot in two creates an advert, which is announced. */
+const ANNOUNCED_SHARE = 2;
+const TARGET_PER_SECOND = 2_000;
+
+/**
+ * What the listings pipeline costs per snapshot in storage and messaging alone, through the
+ * service's own adapters, with every piece of its domain left out: each snapshot is appended as
+ * one commit to a new advert stream (64 appends in flight, as ingestion), read back by a
+ * subscription to the log, and committed in batches of 100 with its advert state, a property
+ * document, the projections' checkpoint and, for one in two, an integration event in the outbox,
+ * which the outbox relay publishes. No HTTP, no validation, no decisions, no grouping, no document
+ * built, no search index, no subscriber matching: the part of the per-snapshot budget (2 cores at
+ * 2,000 snapshots/s allow 1.00 ms of CPU) that the pipeline's shape takes before any of its work.
+ */
+const floor: Scenario = {
+  name: 'listings-pipeline-floor',
+  description: `append ${SNAPSHOTS} snapshots to the event store, project them (state, document, checkpoint, outbox for one in ${ANNOUNCED_SHARE}) and publish their integration events, with no domain work: the CPU the pipeline's storage and messaging take per snapshot`,
+  run: async () => {
+    const snapshots = generateDataset({ goods: Math.ceil(SNAPSHOTS / 1.9), seed: 7 }).snapshots.slice(0, SNAPSHOTS);
+    const nats = await startNatsServer();
+    const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-floor-'));
+    // One connection, opened and shared as the service opens and shares its own (`connectNats`,
+    // `openEventStore`, `openDocumentStore`), so that its client settings are the service's.
+    const connection = await connectNats(nats.url, { name: 'pipeline-floor', timeoutMs: 5_000 });
+    const events = await JetStreamEventStore.connect({ servers: connection, streamName: 'LISTINGS_EVENTS', subjectPrefix: 'es.listings', yieldToEventLoop: () => eventLoopSlice.yieldIfDue() });
+    const store = createDocumentStore({ kind: 'embedded', dataDir, yieldToEventLoop: () => eventLoopSlice.yieldIfSpent() });
+    try {
+      for (const spec of [ADVERTS_COLLECTION, PROPERTIES_COLLECTION, CHECKPOINTS_COLLECTION]) store.collection(spec);
+      const relay = new OutboxRelay(store, await openOutboxPublisher(connection, LISTINGS_INTEGRATION_STREAM_SETTINGS), {
+        outbox: OUTBOX_COLLECTION,
+        deadLetters: DEAD_LETTERS_COLLECTION,
+      });
+      relay.start();
+      const announced = Math.ceil(snapshots.length / ANNOUNCED_SHARE);
+      const cpu = new StackCpuMeter(() => ({ listings: process.pid, 'nats-server': nats.pid }));
+      const started = performance.now();
+      const projected = project(store, events.subscribeToAll({ streamPrefixes: [ADVERT_STREAM_PREFIX] }), snapshots.length, relay);
+      await appendAll(events, snapshots);
+      await projected;
+      while (relay.publishedCount < announced) await new Promise((resolve) => setTimeout(resolve, 5));
+      const wallMs = performance.now() - started;
+      const used = describeCpuPerItem(cpu.stop(), snapshots.length, 'snapshot', { perSecond: TARGET_PER_SECOND, cores: availableParallelism() });
+      await relay.stop();
+      const measurement: Measurement = {
+        label: `${snapshots.length} snapshots appended, projected and announced, no domain work`,
+        samplesMs: [wallMs],
+        wallMs,
+        operations: snapshots.length,
+        notes: `${used} ("listings": this process, appending, projecting and relaying); ${relay.publishedCount} integration events published`,
+      };
+      return [measurement];
+    } finally {
+      await events.close();
+      await store.close();
+      await connection.close();
+      await nats.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+};
+
+/** Each snapshot as the first commit of its own advert stream, `APPENDS_IN_FLIGHT` at a time. */
+async function appendAll(events: EventStore, snapshots: readonly AdvertSnapshot[]): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < snapshots.length; i = next++) {
+      const snapshot = snapshots[i] as AdvertSnapshot;
+      const stream = `${advertStreamName(advertIdOf(snapshot))}-${i}`;
+      await events.append(stream, [{ id: `floor-${i}`, type: 'AdvertPublished', data: snapshot }], { expectedRevision: 'no_stream' });
+    }
+  };
+  await Promise.all(Array.from({ length: APPENDS_IN_FLIGHT }, worker));
+}
+
+/** Reads `count` events back and commits what a projection of them writes, a batch at a time. */
+async function project(store: ReturnType<typeof createDocumentStore>, log: AsyncIterable<{ streamName: string; position: number; data: unknown }>, count: number, relay: OutboxRelay): Promise<void> {
+  let uow = new UnitOfWork(store);
+  let seen = 0;
+  for await (const event of log) {
+    seen++;
+    const advertId = event.streamName.slice(ADVERT_STREAM_PREFIX.length);
+    const state = event.data as AdvertSnapshot;
+    const document = { propertyId: `property-${advertId}`, adverts: [state], lastCrawledAt: state.seenAt };
+    uow.put(ADVERTS_COLLECTION.name, { _id: advertId, revision: event.position, position: event.position, state } as StoredDocument);
+    uow.put(PROPERTIES_COLLECTION.name, { _id: document.propertyId, revision: event.position, document } as StoredDocument);
+    if (seen % ANNOUNCED_SHARE === 1) {
+      const payload = JSON.stringify({ id: `${advertId}:0:property.ad.create`, type: 'advert.event', kind: 'property.ad.create', advertId, document });
+      const record: OutboxRecord = { _id: outboxId(event.position, 0), revision: event.position, subject: LISTINGS_INTEGRATION_SUBJECTS.advertEvent('property.ad.create'), eventId: `${advertId}:0`, payload };
+      uow.put(OUTBOX_COLLECTION.name, record);
+    }
+    uow.checkpoint('floor', event.position);
+    uow.events++;
+    if (uow.events >= EVENTS_PER_COMMIT || seen === count) {
+      const committed = uow;
+      uow = new UnitOfWork(store);
+      await committed.commit(CHECKPOINTS_COLLECTION.name);
+      relay.kick(committed.writtenTo<OutboxRecord>(OUTBOX_COLLECTION.name));
+    }
+    if (seen === count) return;
+  }
+}
+
+export const benchScenarios: Scenario[] = [floor];
