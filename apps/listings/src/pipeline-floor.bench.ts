@@ -19,6 +19,8 @@ const EVENTS_PER_COMMIT = 100;
 /** As a load of new goods: about one snapshot in two creates an advert, which is announced. */
 const ANNOUNCED_SHARE = 2;
 const TARGET_PER_SECOND = 2_000;
+/** How long the relay may take to publish what the last commits put in the outbox before the run fails. */
+const PUBLISH_WAIT_MS = 60_000;
 
 /**
  * What the listings pipeline costs per snapshot in storage and messaging alone, through the
@@ -55,7 +57,11 @@ const floor: Scenario = {
       const projected = project(store, events.subscribeToAll({ streamPrefixes: [ADVERT_STREAM_PREFIX] }), snapshots.length, relay);
       await appendAll(events, snapshots);
       await projected;
-      while (relay.publishedCount < announced) await new Promise((resolve) => setTimeout(resolve, 5));
+      const publishDeadline = Date.now() + PUBLISH_WAIT_MS;
+      while (relay.publishedCount < announced) {
+        if (Date.now() > publishDeadline) throw new Error(`${relay.publishedCount} of ${announced} integration events published ${PUBLISH_WAIT_MS / 1000} s after the last commit`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
       const wallMs = performance.now() - started;
       const used = describeCpuPerItem(cpu.stop(), snapshots.length, 'snapshot', { perSecond: TARGET_PER_SECOND, cores: availableParallelism() });
       await relay.stop();
