@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LISTINGS_INTEGRATION_SUBJECTS, type AdvertSnapshot } from '@immo/contracts';
-import { createDocumentStore, type StoredDocument } from '@immo/document-store';
-import { JetStreamEventStore, type EventStore } from '@immo/event-store';
-import { connectNats, eventLoopSlice, LISTINGS_INTEGRATION_STREAM_SETTINGS, OutboxRelay, openOutboxPublisher, outboxId, type OutboxRecord } from '@immo/service-kit';
+import { createDocumentStore, type DocumentStore, type StoredDocument } from '@immo/document-store';
+import type { EventStore, RecordedEvent } from '@immo/event-store';
+import { connectNats, eventLoopSlice, LISTINGS_INTEGRATION_STREAM_SETTINGS, OutboxRelay, openEventStore, openOutboxPublisher, outboxId, type OutboxRecord } from '@immo/service-kit';
 import { describeCpuPerItem, startNatsServer, StackCpuMeter, type Measurement, type Scenario } from '@immo/testing';
 import { generateDataset } from '../demo/generate-snapshots';
 import { ADVERT_STREAM_PREFIX, advertIdOf, advertStreamName } from './domain';
@@ -39,10 +39,11 @@ const floor: Scenario = {
     const snapshots = generateDataset({ goods: Math.ceil(SNAPSHOTS / 1.9), seed: 7 }).snapshots.slice(0, SNAPSHOTS);
     const nats = await startNatsServer();
     const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-floor-'));
-    // One connection, opened and shared as the service opens and shares its own (`connectNats`,
-    // `openEventStore`, `openDocumentStore`), so that its client settings are the service's.
+    // One connection and the event store on it, opened as the service opens them, so that the
+    // client settings are the service's. The document store as `openDocumentStore` opens it, but
+    // without its exit on a failed write (this process is the benchmark, not a service).
     const connection = await connectNats(nats.url, { name: 'pipeline-floor', timeoutMs: 5_000 });
-    const events = await JetStreamEventStore.connect({ servers: connection, streamName: 'LISTINGS_EVENTS', subjectPrefix: 'es.listings', yieldToEventLoop: () => eventLoopSlice.yieldIfDue() });
+    const events = await openEventStore('listings', { EVENT_STORE: 'jetstream' }, connection);
     const store = createDocumentStore({ kind: 'embedded', dataDir, yieldToEventLoop: () => eventLoopSlice.yieldIfSpent() });
     try {
       for (const spec of [ADVERTS_COLLECTION, PROPERTIES_COLLECTION, CHECKPOINTS_COLLECTION]) store.collection(spec);
@@ -97,7 +98,7 @@ async function appendAll(events: EventStore, snapshots: readonly AdvertSnapshot[
 }
 
 /** Reads `count` events back and commits what a projection of them writes, a batch at a time. */
-async function project(store: ReturnType<typeof createDocumentStore>, log: AsyncIterable<{ streamName: string; position: number; data: unknown }>, count: number, relay: OutboxRelay): Promise<void> {
+async function project(store: DocumentStore, log: AsyncIterable<RecordedEvent>, count: number, relay: OutboxRelay): Promise<void> {
   let uow = new UnitOfWork(store);
   let seen = 0;
   for await (const event of log) {

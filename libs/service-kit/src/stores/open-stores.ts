@@ -13,7 +13,7 @@ import { eventLoopSlice } from '../scheduling/event-loop-slice';
  * The service's event store: a JetStream stream of its own on the embedded runtime
  * (`<SERVICE>_EVENTS`), EventStoreDB in production.
  */
-export async function openEventStore(service: ServiceName, config: ServiceConfig, nats: NatsConnection): Promise<EventStore> {
+export async function openEventStore(service: ServiceName, config: Pick<ServiceConfig, 'EVENT_STORE' | 'ESDB_URL'>, nats: NatsConnection): Promise<EventStore> {
   if (config.EVENT_STORE === 'eventstoredb') return connectEventStoreDb(config.ESDB_URL ?? '');
   return JetStreamEventStore.connect({
     servers: nats,
