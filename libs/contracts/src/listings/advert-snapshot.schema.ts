@@ -18,6 +18,7 @@
 import { z } from 'zod';
 import type { Violation } from '../rpc/violation';
 import { isPlainObject } from '../util/plain-object';
+import { httpUrl } from './http-url.schema';
 
 /** Plausibility bounds. Values outside are crawler bugs, placeholders or unit mix-ups. */
 export const SNAPSHOT_BOUNDS = {
@@ -58,11 +59,6 @@ export const PUBLISHER_TYPES = [0, 1] as const;
 /** 0 seller, 1 buyer. */
 export const FEES_RESPONSIBILITIES = [0, 1] as const;
 
-const httpUrl = z.url({
-  protocol: /^https?$/,
-  hostname: z.regexes.domain,
-  error: 'must be an absolute http(s) URL with a domain name',
-});
 const dateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with Z or a UTC offset' });
 const amount = z.number().nonnegative().max(SNAPSHOT_BOUNDS.amountMax);
 const shortText = z.string().max(500);
