@@ -3,6 +3,7 @@ export * from './config/common-config';
 export * from './config/app-configs';
 export * from './nats/connect-nats';
 export * from './nats/nats-rpc-client';
+export * from './nats/request-id-headers';
 export * from './rpc/parse-rpc-payload';
 export * from './health/readiness';
 export * from './bootstrap/service-kit.module';

@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
-import { ErrorCode, JSONCodec, NatsError, type Msg, type NatsConnection, type RequestOptions, type Subscription, type SubscriptionOptions } from 'nats';
+import { ErrorCode, headers, JSONCodec, NatsError, type Msg, type MsgHdrs, type NatsConnection, type RequestOptions, type Subscription, type SubscriptionOptions } from 'nats';
 import { rpcErrors, type IngestAdvertsReply, type RpcErrorPayload } from '@immo/contracts';
+import { currentRequestId, REQUEST_ID_HEADER, requestContextOf, runInRequestContext } from '@immo/service-kit';
 import { IngestionGate } from './ingestion-gate';
 import { IngestionRouter, LEADER_INGEST_SUBJECT } from './ingestion-router';
 import { BATCH_TIME_MS, type IngestionService } from './ingestion.service';
@@ -35,7 +36,7 @@ class FakeNats {
   }
 
   /** Delivers a request on the leader subject; resolves with the decoded reply. */
-  deliver(body: Uint8Array, error: NatsError | null = null): { reply: Promise<unknown>; respond: jest.Mock } {
+  deliver(body: Uint8Array, error: NatsError | null = null, msgHeaders?: MsgHdrs): { reply: Promise<unknown>; respond: jest.Mock } {
     const subscription = this.subscriptions.at(-1);
     if (!subscription) throw new Error('nothing subscribed');
     let resolve: (value: unknown) => void = () => undefined;
@@ -44,7 +45,7 @@ class FakeNats {
       resolve(json.decode(data));
       return true;
     });
-    subscription.callback(error, { subject: LEADER_INGEST_SUBJECT, data: body, respond } as unknown as Msg);
+    subscription.callback(error, { subject: LEADER_INGEST_SUBJECT, data: body, headers: msgHeaders, respond } as unknown as Msg);
     return { reply, respond };
   }
 }
@@ -199,6 +200,22 @@ describe('IngestionRouter', () => {
       expect(error.detail).toMatch(/retry later/);
     });
 
+    it('when the batch came with a request id, then the leader is sent that id with it', async () => {
+      nats.answer = () => Promise.resolve(replyMessage({ ok: aReply() }));
+
+      await runInRequestContext(requestContextOf('crawl-0042'), () => router.ingest(snapshots));
+
+      expect(nats.requests[0]?.opts?.headers?.get(REQUEST_ID_HEADER)).toBe('crawl-0042');
+    });
+
+    it('when the batch came without a request id, then the leader is sent none', async () => {
+      nats.answer = () => Promise.resolve(replyMessage({ ok: aReply() }));
+
+      await router.ingest(snapshots);
+
+      expect(nats.requests[0]?.opts?.headers).toBeUndefined();
+    });
+
     it('when the request times out, then the NATS error is rethrown as is (not taken for "no leader")', async () => {
       const timeout = NatsError.errorForCode(ErrorCode.Timeout);
       nats.answer = () => Promise.reject(timeout);
@@ -232,6 +249,26 @@ describe('IngestionRouter', () => {
       expect(await reply).toEqual({ ok: aReply() });
       // The leader's own time for the batch: under the follower's forwarding timeout.
       expect(ingest).toHaveBeenCalledWith(snapshots, expect.any(Number));
+    });
+
+    it('then a forwarded batch is ingested bound to the request id it came with, and one without an id to none', async () => {
+      const seen: (string | undefined)[] = [];
+      ingest.mockImplementation(() => {
+        seen.push(currentRequestId());
+        return Promise.resolve(aReply());
+      });
+      gate.openNow();
+      router.lead();
+      const withId = headers();
+      withId.set(REQUEST_ID_HEADER, 'crawl-0042');
+      const unusable = headers();
+      unusable.set(REQUEST_ID_HEADER, 'x'.repeat(500));
+
+      await nats.deliver(json.encode({ snapshots }), null, withId).reply;
+      await nats.deliver(json.encode({ snapshots }), null).reply;
+      await nats.deliver(json.encode({ snapshots }), null, unusable).reply;
+
+      expect(seen).toEqual(['crawl-0042', undefined, undefined]);
     });
 
     it('then a forwarded batch the ingestion refuses with an RPC error is answered with {error} carrying that error', async () => {

@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
-import { ErrorCode, JSONCodec, NatsError, type NatsConnection, type Subscription } from 'nats';
+import { ErrorCode, JSONCodec, NatsError, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { isRpcErrorPayload, rpcErrors, type IngestAdvertsReply, type RpcErrorPayload } from '@immo/contracts';
+import { requestContextOf, requestIdHeaders, requestIdOfHeaders, runInRequestContext } from '@immo/service-kit';
 import type { IngestionGate } from './ingestion-gate';
 import { BATCH_TIME_MS, type IngestionService } from './ingestion.service';
 
@@ -36,7 +37,7 @@ export class IngestionRouter {
   async ingest(snapshots: unknown[]): Promise<IngestAdvertsReply> {
     if (this.leading) return this.ingestHere(snapshots);
     try {
-      const message = await this.nats.request(LEADER_INGEST_SUBJECT, requestCodec.encode({ snapshots }), { timeout: FORWARD_TIMEOUT_MS });
+      const message = await this.nats.request(LEADER_INGEST_SUBJECT, requestCodec.encode({ snapshots }), { timeout: FORWARD_TIMEOUT_MS, headers: requestIdHeaders() });
       const reply = codec.decode(message.data);
       if ('error' in reply) throw new RpcException(reply.error);
       return reply.ok;
@@ -56,7 +57,8 @@ export class IngestionRouter {
     this.subscription = this.nats.subscribe(LEADER_INGEST_SUBJECT, {
       callback: (error, message) => {
         if (error) return;
-        void (async () => {
+        // The batch's own request id, as it came with the batch to the replica that forwarded it.
+        void runInLeaderRequestContext(message, async () => {
           let reply: LeaderReply;
           try {
             reply = { ok: await this.ingestHere(requestCodec.decode(message.data).snapshots) };
@@ -65,7 +67,7 @@ export class IngestionRouter {
             reply = { error: isRpcErrorPayload(payload) ? payload : rpcErrors.unavailable(`ingestion failed: ${String(failure)}; retry later`) };
           }
           message.respond(codec.encode(reply));
-        })();
+        });
       },
     });
   }
@@ -86,4 +88,10 @@ export class IngestionRouter {
     }
     return this.ingestion.ingest(snapshots, deadline);
   }
+}
+
+/** Runs the leader's handling of a forwarded batch bound to the request id it came with, if any. */
+function runInLeaderRequestContext<T>(message: Msg, work: () => T): T {
+  const requestId = requestIdOfHeaders(message.headers);
+  return requestId === null ? work() : runInRequestContext(requestContextOf(requestId), work);
 }

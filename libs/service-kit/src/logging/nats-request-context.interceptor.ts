@@ -1,12 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { RpcException, type NatsContext } from '@nestjs/microservices';
-import { Match, type MsgHdrs } from 'nats';
+import type { MsgHdrs } from 'nats';
 import type { Observable } from 'rxjs';
 import { tap } from 'rxjs/operators';
 import { isRpcErrorPayload } from '@immo/contracts';
 import { processLogger } from './logger';
-import { acceptableRequestId, REQUEST_ID_HEADER, requestContextOf, runInRequestContext } from './request-context';
+import { requestIdOfHeaders } from '../nats/request-id-headers';
+import { requestContextOf, runInRequestContext } from './request-context';
 
 /**
  * Binds each NATS request a service handles to the request id its caller sent in the
@@ -20,7 +21,7 @@ export class NatsRequestContextInterceptor implements NestInterceptor {
     if (context.getType() !== 'rpc') return next.handle();
     const nats = context.switchToRpc().getContext<NatsContext>();
     const headers = nats.getHeaders() as MsgHdrs | undefined;
-    const requestId = headers ? acceptableRequestId(headers.get(REQUEST_ID_HEADER, Match.IgnoreCase)) : null;
+    const requestId = requestIdOfHeaders(headers);
     // `handle()` binds the handler to the async context it is called in.
     const handled = requestId === null ? next.handle() : runInRequestContext(requestContextOf(requestId), () => next.handle());
     const logger = processLogger();

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { ErrorCode, headers, JSONCodec, type Msg, type NatsConnection, type NatsError, type RequestOptions } from 'nats';
+import { ErrorCode, JSONCodec, type Msg, type NatsConnection, type NatsError, type RequestOptions } from 'nats';
 import { isRpcErrorPayload, type RpcErrorPayload } from '@immo/contracts';
-import { currentRequestId, REQUEST_ID_HEADER } from '../logging/request-context';
+import { currentRequestId } from '../logging/request-context';
 import { observeNatsRequest, requestDuration } from '../metrics/nats-request-metrics';
 import { JSON_RESPONSE_OFFSET_HEADER, JsonText, objectEndingWith } from './json-text';
+import { requestIdHeaders } from './request-id-headers';
 
 export type RpcFailureKind = 'timeout' | 'unavailable' | 'remote' | 'too-large';
 
@@ -88,11 +89,8 @@ export class NatsRpcClient {
   private async call(subject: string, data: unknown, options: RpcRequestOptions): Promise<Msg> {
     const timeout = options.timeoutMs ?? this.defaultTimeoutMs;
     const requestOptions: RequestOptions = { timeout };
-    const requestId = options.requestId ?? currentRequestId();
-    if (requestId !== undefined) {
-      requestOptions.headers = headers();
-      requestOptions.headers.set(REQUEST_ID_HEADER, requestId);
-    }
+    const carrying = requestIdHeaders(options.requestId ?? currentRequestId());
+    if (carrying !== undefined) requestOptions.headers = carrying;
     try {
       return await this.connection.request(subject, envelope(subject, data), requestOptions);
     } catch (error) {
