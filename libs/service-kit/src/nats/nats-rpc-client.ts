@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { ErrorCode, JSONCodec, type Msg, type NatsConnection, type NatsError, type RequestOptions } from 'nats';
 import { isRpcErrorPayload, type RpcErrorPayload } from '@immo/contracts';
-import { currentRequestId } from '../logging/request-context';
 import { observeNatsRequest, requestDuration } from '../metrics/nats-request-metrics';
 import { JSON_RESPONSE_OFFSET_HEADER, JsonText, objectEndingWith } from './json-text';
 import { requestIdHeaders } from './request-id-headers';
@@ -88,9 +87,8 @@ export class NatsRpcClient {
 
   private async call(subject: string, data: unknown, options: RpcRequestOptions): Promise<Msg> {
     const timeout = options.timeoutMs ?? this.defaultTimeoutMs;
-    const requestOptions: RequestOptions = { timeout };
-    const carrying = requestIdHeaders(options.requestId ?? currentRequestId());
-    if (carrying !== undefined) requestOptions.headers = carrying;
+    // Without an id given, the id of the request being handled, if any (see `requestIdHeaders`).
+    const requestOptions: RequestOptions = { timeout, headers: requestIdHeaders(options.requestId) };
     try {
       return await this.connection.request(subject, envelope(subject, data), requestOptions);
     } catch (error) {
