@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LISTINGS_SUBJECTS } from '@immo/contracts';
-import { startStackFixture, type StackFixture } from '@immo/stack';
+import { GEO_SUBJECTS, LISTINGS_SUBJECTS } from '@immo/contracts';
+import { ROOT, startStackFixture, type StackFixture } from '@immo/stack';
 import { freePort } from '@immo/testing';
 
 type LogLine = Record<string, unknown>;
@@ -68,6 +68,24 @@ describe('observability end to end (whole stack, one log file per app)', () => {
       expect(lines.filter((line) => !line.startsWith('{'))).toEqual([]);
       expect(lines.map((line) => (JSON.parse(line) as LogLine)['name'])).toEqual(lines.map(() => app));
     }
+  });
+
+  it('follows an ingestion’s request id from the gateway through listings (which passes it explicitly) to geo', async () => {
+    const requestId = `e2e-ingest-${Date.now()}`;
+    const example = JSON.parse(readFileSync(join(ROOT, 'libs/contracts/src/listings/advert-snapshot.example.json'), 'utf8')) as Record<string, unknown>;
+    delete example['$comment'];
+    // A commune by postal code and a name no one asked for before: listings has to ask geo.
+    const commune = { zipcode: '69003', name: `Lyon-${requestId}` };
+    const response = await fixture.send('POST', '/admin/adverts', [{ ...example, reference: requestId, url: `https://synthetic-portal-a.example/${requestId}`, commune }], {
+      'X-API-KEY': fixture.stack.adminApiKey,
+      'X-Request-Id': requestId,
+    });
+    expect(response).toMatchObject({ status: 200, body: { accepted: 1 } });
+
+    const handled = await eventually(() => logLines(fixture, 'listings').find((line) => line['requestId'] === requestId));
+    expect(handled).toMatchObject({ context: 'NATS', subject: LISTINGS_SUBJECTS.ingestAdverts, outcome: 'ok' });
+    const asked = await eventually(() => logLines(fixture, 'geo').find((line) => line['requestId'] === requestId));
+    expect(asked).toMatchObject({ context: 'NATS', subject: GEO_SUBJECTS.cityByZipcodeAndName });
   });
 
   it('generates an id when none is sent, and never writes the API key to any log', async () => {

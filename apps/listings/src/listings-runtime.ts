@@ -84,9 +84,9 @@ export class ListingsRuntime {
     this.router.follow();
   }
 
-  async rebuild(): Promise<void> {
+  async rebuild(requestId: string | null = null): Promise<void> {
     this.gate.close('the read models are being rebuilt');
-    await this.runner.rebuild();
+    await this.runner.rebuild(requestId);
     void this.openWhenCaughtUp();
   }
 

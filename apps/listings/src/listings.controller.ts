@@ -1,5 +1,5 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload, RpcException } from '@nestjs/microservices';
+import { Ctx, MessagePattern, NatsContext, Payload, RpcException } from '@nestjs/microservices';
 import {
   LISTINGS_SUBJECTS,
   getPropertyRequestSchema,
@@ -14,8 +14,9 @@ import {
   type ProjectionStatusReply,
   type PropertyDocument,
 } from '@immo/contracts';
+import type { MsgHdrs } from 'nats';
 import { parsePropertyCriteria, type CriteriaEndpoint, type PropertyCriteria } from '@immo/property-criteria';
-import { parseRpcPayload, type JsonText } from '@immo/service-kit';
+import { parseRpcPayload, requestIdOfHeaders, type JsonText } from '@immo/service-kit';
 import { ListingsRuntime } from './listings-runtime';
 import { PropertyQueries } from './queries/property-queries';
 
@@ -28,6 +29,11 @@ function criteriaOf(query: Record<string, unknown>, endpoint: CriteriaEndpoint):
   return parsed.criteria;
 }
 
+/** The id of the request being handled: the service passes request ids explicitly (see `main.ts`). */
+function requestIdOf(context: NatsContext): string | null {
+  return requestIdOfHeaders(context.getHeaders() as MsgHdrs | undefined);
+}
+
 @Controller()
 export class ListingsController {
   constructor(
@@ -36,9 +42,9 @@ export class ListingsController {
   ) {}
 
   @MessagePattern(LISTINGS_SUBJECTS.ingestAdverts)
-  ingest(@Payload() payload: unknown): Promise<IngestAdvertsReply> {
+  ingest(@Payload() payload: unknown, @Ctx() context: NatsContext): Promise<IngestAdvertsReply> {
     const { snapshots } = parseRpcPayload(ingestAdvertsRequestSchema, payload);
-    return this.runtime.router.ingest(snapshots);
+    return this.runtime.router.ingest(snapshots, requestIdOf(context));
   }
 
   @MessagePattern(LISTINGS_SUBJECTS.getProperty)
@@ -87,9 +93,9 @@ export class ListingsController {
   }
 
   @MessagePattern(LISTINGS_SUBJECTS.rebuildProperties)
-  async rebuild(@Payload() payload: unknown): Promise<{ status: 'rebuilding' }> {
+  async rebuild(@Payload() payload: unknown, @Ctx() context: NatsContext): Promise<{ status: 'rebuilding' }> {
     parseRpcPayload(rebuildPropertiesRequestSchema, payload ?? {});
-    await this.runtime.rebuild();
+    await this.runtime.rebuild(requestIdOf(context));
     return { status: 'rebuilding' };
   }
 }

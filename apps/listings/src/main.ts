@@ -7,6 +7,8 @@ runMain('listings', async () => {
   const config = loadConfig('listings', serviceConfigSchema);
   configureLogging('listings', config);
   const nats = await connectNats(config.NATS_URL, { name: 'listings', timeoutMs: config.NATS_CONNECT_TIMEOUT_MS });
-  const app = await runService('listings', config, await ListingsModule.register({ config, nats, instance: instanceId('listings') }));
+  // Request ids are handed on by the handlers (see RequestIdPassing): binding them would put a
+  // promise hook on every promise the projections and the ingestion create.
+  const app = await runService('listings', config, await ListingsModule.register({ config, nats, instance: instanceId('listings') }), { requestIds: 'explicit' });
   app.get(ListingsRuntime).serving();
 });

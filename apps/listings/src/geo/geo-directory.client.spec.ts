@@ -1,5 +1,5 @@
 import { GEO_SUBJECTS, nearestStations, type LocatedStation } from '@immo/contracts';
-import { RpcCallError, type NatsRpcClient } from '@immo/service-kit';
+import { RpcCallError, type NatsRpcClient, type RpcRequestOptions } from '@immo/service-kit';
 import { GeoDirectoryClient } from './geo-directory.client';
 
 const LINE = { id: 101, name: 'Métro 1', number: '1', color: '#FFCD00', routeName: 'La Défense – Château de Vincennes' };
@@ -59,10 +59,11 @@ describe('GeoDirectoryClient communes', () => {
 
   /** A geo service answering Lyon by INSEE code, 404 for other codes, or failing while `down`. */
   function communeGeo() {
-    const geo = { requests: 0, down: false };
+    const geo = { requests: 0, down: false, options: [] as RpcRequestOptions[] };
     const rpc = {
-      request: async (subject: string, payload: { insee: string }) => {
+      request: async (subject: string, payload: { insee: string }, options: RpcRequestOptions = {}) => {
         geo.requests++;
+        geo.options.push(options);
         if (geo.down) throw new RpcCallError('unavailable', subject, 'no responders');
         if (payload.insee === LYON.insee) return { ...LYON };
         throw new RpcCallError('remote', subject, 'not found', { status: 404, title: 'Not Found', detail: `no commune ${payload.insee}` });
@@ -90,5 +91,13 @@ describe('GeoDirectoryClient communes', () => {
     await expect(client.cityByInsee('69123')).resolves.toEqual(LYON);
     await client.cityByInsee('69123');
     expect(geo.requests).toBe(2);
+  });
+
+  it('sends the request id of the look-up that asks geo, and none without one', async () => {
+    const { geo, client } = communeGeo();
+    await client.cityByInsee('69123', 'crawl-0009');
+    await client.cityByInsee('69123', 'crawl-0010');
+    await client.cityByInsee('99999');
+    expect(geo.options).toEqual([{ requestId: 'crawl-0009' }, {}]);
   });
 });

@@ -11,10 +11,13 @@ interface Cached<V> {
   value: V | undefined;
 }
 
-/** What listings needs from the geo service. */
+/**
+ * What listings needs from the geo service. `requestId`: the request the look-up is made for
+ * (listings passes ids explicitly), sent with the geo request when one is made.
+ */
 export interface GeoLookup {
-  cityByInsee(insee: string): Promise<City | null>;
-  inseeOf(zipcode: string, name: string): Promise<string | null>;
+  cityByInsee(insee: string, requestId?: string | null): Promise<City | null>;
+  inseeOf(zipcode: string, name: string, requestId?: string | null): Promise<string | null>;
   stationsNear(lat: number, lon: number): Promise<Station[]>;
 }
 
@@ -40,13 +43,13 @@ export class GeoDirectoryClient implements GeoLookup {
 
   constructor(private readonly rpc: NatsRpcClient) {}
 
-  cityByInsee(insee: string): Promise<City | null> {
-    return this.cached(this.citiesByInsee, insee, () => this.lookup<City>(GEO_SUBJECTS.cityByInsee, { insee }));
+  cityByInsee(insee: string, requestId: string | null = null): Promise<City | null> {
+    return this.cached(this.citiesByInsee, insee, () => this.lookup<City>(GEO_SUBJECTS.cityByInsee, { insee }, requestId));
   }
 
-  async inseeOf(zipcode: string, name: string): Promise<string | null> {
+  async inseeOf(zipcode: string, name: string, requestId: string | null = null): Promise<string | null> {
     return this.cached(this.inseeByZipcodeAndName, `${zipcode}|${name.toLowerCase()}`, async () => {
-      const city = await this.lookup<City>(GEO_SUBJECTS.cityByZipcodeAndName, { zipcode, name });
+      const city = await this.lookup<City>(GEO_SUBJECTS.cityByZipcodeAndName, { zipcode, name }, requestId);
       return city?.insee ?? null;
     });
   }
@@ -69,9 +72,10 @@ export class GeoDirectoryClient implements GeoLookup {
     return this.stationList;
   }
 
-  private async lookup<T>(subject: string, payload: unknown): Promise<T | null> {
+  /** Only the first request for a key is sent, with its caller's id; the callers after it share its answer. */
+  private async lookup<T>(subject: string, payload: unknown, requestId: string | null): Promise<T | null> {
     try {
-      return await this.rpc.request<T>(subject, payload);
+      return await this.rpc.request<T>(subject, payload, requestId === null ? {} : { requestId });
     } catch (error) {
       if (error instanceof RpcCallError && error.kind === 'remote' && (error.payload?.status === 404 || error.payload?.status === 400)) return null;
       throw error;

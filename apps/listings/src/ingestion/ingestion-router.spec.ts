@@ -2,10 +2,10 @@ import { Logger } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
 import { ErrorCode, headers, JSONCodec, NatsError, type Msg, type MsgHdrs, type NatsConnection, type RequestOptions, type Subscription, type SubscriptionOptions } from 'nats';
 import { rpcErrors, type IngestAdvertsReply, type RpcErrorPayload } from '@immo/contracts';
-import { currentRequestId, REQUEST_ID_HEADER, requestContextOf, runInRequestContext } from '@immo/service-kit';
+import { REQUEST_ID_HEADER } from '@immo/service-kit';
 import { IngestionGate } from './ingestion-gate';
 import { IngestionRouter, LEADER_INGEST_SUBJECT } from './ingestion-router';
-import { BATCH_TIME_MS, type IngestionService } from './ingestion.service';
+import { BATCH_TIME_MS, type BatchOptions, type IngestionService } from './ingestion.service';
 
 const json = JSONCodec<unknown>();
 const GATE_WAIT_MS = 5000;
@@ -79,14 +79,14 @@ describe('IngestionRouter', () => {
   const snapshots = [{ site: 'synthetic-portal-a', reference: 'SPA-1' }];
   let nats: FakeNats;
   let gate: IngestionGate;
-  let ingest: jest.Mock<Promise<IngestAdvertsReply>, [unknown[], number]>;
+  let ingest: jest.Mock<Promise<IngestAdvertsReply>, [unknown[], BatchOptions]>;
   let router: IngestionRouter;
 
   beforeEach(() => {
     jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     nats = new FakeNats();
     gate = new IngestionGate();
-    ingest = jest.fn<Promise<IngestAdvertsReply>, [unknown[], number]>().mockResolvedValue(aReply());
+    ingest = jest.fn<Promise<IngestAdvertsReply>, [unknown[], BatchOptions]>().mockResolvedValue(aReply());
     router = new IngestionRouter(nats.asConnection(), { ingest } as unknown as IngestionService, gate);
   });
 
@@ -106,12 +106,18 @@ describe('IngestionRouter', () => {
       const reply = await router.ingest(snapshots);
 
       expect(reply).toEqual(aReply());
-      expect(ingest).toHaveBeenCalledWith(snapshots, expect.any(Number));
+      expect(ingest).toHaveBeenCalledWith(snapshots, { deadline: expect.any(Number), requestId: null });
       // The batch has its time from now to answer.
-      const deadline = ingest.mock.calls[0]?.[1] ?? 0;
+      const deadline = ingest.mock.calls[0]?.[1]?.deadline ?? 0;
       expect(deadline - arrived).toBeGreaterThanOrEqual(BATCH_TIME_MS);
       expect(deadline - Date.now()).toBeLessThanOrEqual(BATCH_TIME_MS);
       expect(nats.requests).toEqual([]);
+    });
+
+    it('when a batch arrives with a request id, then it is ingested with that id', async () => {
+      await router.ingest(snapshots, 'crawl-0007');
+
+      expect(ingest).toHaveBeenCalledWith(snapshots, { deadline: expect.any(Number), requestId: 'crawl-0007' });
     });
 
     it('when the ingestion fails, then the failure reaches the caller unchanged', async () => {
@@ -141,6 +147,16 @@ describe('IngestionRouter', () => {
       expect(ingest).not.toHaveBeenCalled();
     });
 
+    it('when a batch with a request id is refused, then the refusal is logged with that id', async () => {
+      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      const result = rpcErrorOf(router.ingest(snapshots, 'crawl-0008'));
+
+      await jest.advanceTimersByTimeAsync(GATE_WAIT_MS);
+      await result;
+
+      expect(warn).toHaveBeenCalledWith({ msg: 'batch refused: catching up with the log', requestId: 'crawl-0008' });
+    });
+
     it('when it opens within the wait, then the batch is ingested once it opens, with what is left of its time', async () => {
       const arrived = Date.now();
       let done = false;
@@ -157,7 +173,7 @@ describe('IngestionRouter', () => {
       await expect(result).resolves.toEqual(aReply());
       expect(ingest).toHaveBeenCalledTimes(1);
       // The wait for the gate counted against the batch's time.
-      expect(ingest.mock.calls[0]?.[1]).toBe(arrived + BATCH_TIME_MS);
+      expect(ingest.mock.calls[0]?.[1]?.deadline).toBe(arrived + BATCH_TIME_MS);
     });
   });
 
@@ -203,7 +219,7 @@ describe('IngestionRouter', () => {
     it('when the batch came with a request id, then the leader is sent that id with it', async () => {
       nats.answer = () => Promise.resolve(replyMessage({ ok: aReply() }));
 
-      await runInRequestContext(requestContextOf('crawl-0042'), () => router.ingest(snapshots));
+      await router.ingest(snapshots, 'crawl-0042');
 
       expect(nats.requests[0]?.opts?.headers?.get(REQUEST_ID_HEADER)).toBe('crawl-0042');
     });
@@ -248,15 +264,10 @@ describe('IngestionRouter', () => {
 
       expect(await reply).toEqual({ ok: aReply() });
       // The leader's own time for the batch: under the follower's forwarding timeout.
-      expect(ingest).toHaveBeenCalledWith(snapshots, expect.any(Number));
+      expect(ingest).toHaveBeenCalledWith(snapshots, { deadline: expect.any(Number), requestId: null });
     });
 
-    it('then a forwarded batch is ingested bound to the request id it came with, and one without an id to none', async () => {
-      const seen: (string | undefined)[] = [];
-      ingest.mockImplementation(() => {
-        seen.push(currentRequestId());
-        return Promise.resolve(aReply());
-      });
+    it('then a forwarded batch is ingested with the request id it came with, and one without a usable id with none', async () => {
       gate.openNow();
       router.lead();
       const withId = headers();
@@ -268,7 +279,7 @@ describe('IngestionRouter', () => {
       await nats.deliver(json.encode({ snapshots }), null).reply;
       await nats.deliver(json.encode({ snapshots }), null, unusable).reply;
 
-      expect(seen).toEqual(['crawl-0042', undefined, undefined]);
+      expect(ingest.mock.calls.map(([, batch]) => batch?.requestId)).toEqual(['crawl-0042', null, null]);
     });
 
     it('then a forwarded batch the ingestion refuses with an RPC error is answered with {error} carrying that error', async () => {

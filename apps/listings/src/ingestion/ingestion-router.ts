@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
 import { ErrorCode, JSONCodec, NatsError, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { isRpcErrorPayload, rpcErrors, type IngestAdvertsReply, type RpcErrorPayload } from '@immo/contracts';
-import { requestContextOf, requestIdHeaders, requestIdOfHeaders, runInRequestContext } from '@immo/service-kit';
+import { requestIdHeaders, requestIdOfHeaders, withRequestId } from '@immo/service-kit';
 import type { IngestionGate } from './ingestion-gate';
 import { BATCH_TIME_MS, type IngestionService } from './ingestion.service';
 
@@ -34,10 +34,14 @@ export class IngestionRouter {
     private readonly gate: IngestionGate,
   ) {}
 
-  async ingest(snapshots: unknown[]): Promise<IngestAdvertsReply> {
-    if (this.leading) return this.ingestHere(snapshots);
+  /** `requestId`: the id the batch came with, handed on to the leader when forwarded. */
+  async ingest(snapshots: unknown[], requestId: string | null = null): Promise<IngestAdvertsReply> {
+    if (this.leading) return this.ingestHere(snapshots, requestId);
     try {
-      const message = await this.nats.request(LEADER_INGEST_SUBJECT, requestCodec.encode({ snapshots }), { timeout: FORWARD_TIMEOUT_MS, headers: requestIdHeaders() });
+      const message = await this.nats.request(LEADER_INGEST_SUBJECT, requestCodec.encode({ snapshots }), {
+        timeout: FORWARD_TIMEOUT_MS,
+        headers: requestId === null ? undefined : requestIdHeaders(requestId),
+      });
       const reply = codec.decode(message.data);
       if ('error' in reply) throw new RpcException(reply.error);
       return reply.ok;
@@ -57,17 +61,7 @@ export class IngestionRouter {
     this.subscription = this.nats.subscribe(LEADER_INGEST_SUBJECT, {
       callback: (error, message) => {
         if (error) return;
-        // The batch's own request id, as it came with the batch to the replica that forwarded it.
-        void runInLeaderRequestContext(message, async () => {
-          let reply: LeaderReply;
-          try {
-            reply = { ok: await this.ingestHere(requestCodec.decode(message.data).snapshots) };
-          } catch (failure) {
-            const payload = failure instanceof RpcException ? failure.getError() : null;
-            reply = { error: isRpcErrorPayload(payload) ? payload : rpcErrors.unavailable(`ingestion failed: ${String(failure)}; retry later`) };
-          }
-          message.respond(codec.encode(reply));
-        });
+        void this.answerForwarded(message);
       },
     });
   }
@@ -79,19 +73,25 @@ export class IngestionRouter {
     this.subscription = null;
   }
 
-  private async ingestHere(snapshots: unknown[]): Promise<IngestAdvertsReply> {
+  /** Ingests a batch another replica forwarded, with the request id it came with to that replica. */
+  private async answerForwarded(message: Msg): Promise<void> {
+    let reply: LeaderReply;
+    try {
+      reply = { ok: await this.ingestHere(requestCodec.decode(message.data).snapshots, requestIdOfHeaders(message.headers)) };
+    } catch (failure) {
+      const payload = failure instanceof RpcException ? failure.getError() : null;
+      reply = { error: isRpcErrorPayload(payload) ? payload : rpcErrors.unavailable(`ingestion failed: ${String(failure)}; retry later`) };
+    }
+    message.respond(codec.encode(reply));
+  }
+
+  private async ingestHere(snapshots: unknown[], requestId: string | null): Promise<IngestAdvertsReply> {
     // The batch's time runs from its arrival: a wait for the gate is part of it.
     const deadline = Date.now() + BATCH_TIME_MS;
     if (!(await this.gate.whenOpen(GATE_WAIT_MS))) {
-      this.logger.warn(`batch refused: ${this.gate.closedReason}`);
+      this.logger.warn(withRequestId(`batch refused: ${this.gate.closedReason}`, requestId));
       throw new RpcException(rpcErrors.unavailable(`${this.gate.closedReason}; retry later.`));
     }
-    return this.ingestion.ingest(snapshots, deadline);
+    return this.ingestion.ingest(snapshots, { deadline, requestId });
   }
-}
-
-/** Runs the leader's handling of a forwarded batch bound to the request id it came with, if any. */
-function runInLeaderRequestContext<T>(message: Msg, work: () => T): T {
-  const requestId = requestIdOfHeaders(message.headers);
-  return requestId === null ? work() : runInRequestContext(requestContextOf(requestId), work);
 }

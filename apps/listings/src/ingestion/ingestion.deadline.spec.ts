@@ -39,7 +39,7 @@ describe('IngestionService within its batch time', () => {
     });
 
     const started = Date.now();
-    const reply = await ingestion.ingest(snapshots, started + BATCH_TIME_MS);
+    const reply = await ingestion.ingest(snapshots, { deadline: started + BATCH_TIME_MS });
     const answeredAfter = Date.now() - started;
 
     // Answered at its deadline, not after the lag limit's own minute.
@@ -71,7 +71,7 @@ describe('IngestionService within its batch time', () => {
     const oneBucket = snapshots.filter((_, i) => i % 2 === 0);
 
     const started = Date.now();
-    const reply = await ingestion.ingest(oneBucket, started + BATCH_TIME_MS);
+    const reply = await ingestion.ingest(oneBucket, { deadline: started + BATCH_TIME_MS });
     const answeredAfter = Date.now() - started;
 
     expect(answeredAfter).toBeGreaterThanOrEqual(BATCH_TIME_MS + IN_FLIGHT_GRACE_MS - 5);
@@ -93,7 +93,7 @@ describe('IngestionService within its batch time', () => {
       lagLimit,
     });
 
-    const reply = await ingestion.ingest(snapshots, Date.now() + 10_000);
+    const reply = await ingestion.ingest(snapshots, { deadline: Date.now() + 10_000 });
 
     expect(reply.accepted).toBe(snapshots.length);
     expect(appended).toHaveLength(snapshots.length);
@@ -104,7 +104,7 @@ describe('IngestionService within its batch time', () => {
     const appended: string[] = [];
     const ingestion = new IngestionService(countingEventStore(appended), everyInseeCode, new PropertyMatcher(), { now: () => new Date('2026-06-01T00:00:00Z') });
 
-    const reply = await ingestion.ingest(snapshots.slice(0, 3), Date.now() - 1);
+    const reply = await ingestion.ingest(snapshots.slice(0, 3), { deadline: Date.now() - 1 });
 
     expect(reply.accepted).toBe(0);
     expect(reply.results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);

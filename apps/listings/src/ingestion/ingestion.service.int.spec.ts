@@ -224,6 +224,23 @@ describe('IngestionService (real JetStream event store)', () => {
     expect(await eventStore.readStream(advertStreamName(reply.results[1]?.advertId ?? ''))).toEqual([]);
   });
 
+  it('makes the geo look-ups of a batch with its request id', async () => {
+    const asked: [string, string | null | undefined][] = [];
+    const recording: GeoLookup = {
+      ...geo,
+      cityByInsee: (insee, requestId) => (asked.push([insee, requestId]), geo.cityByInsee(insee)),
+      inseeOf: (zipcode, name, requestId) => (asked.push([`${zipcode} ${name}`, requestId]), geo.inseeOf(zipcode, name)),
+    };
+    const ingestion = new IngestionService(eventStore, recording, new PropertyMatcher(), { now });
+    await ingestion.ingest([fresh(), fresh({ commune: { zipcode: '69003', name: 'Lyon' } })], { requestId: 'crawl-0011' });
+    await ingestion.ingest([fresh()]);
+    expect(asked).toEqual([
+      [LYON.insee, 'crawl-0011'],
+      ['69003 Lyon', 'crawl-0011'],
+      [LYON.insee, null],
+    ]);
+  });
+
   it('rejects invalid snapshots without appending anything for them', async () => {
     const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), { now });
     const bad = { ...fresh(), price: -1 };

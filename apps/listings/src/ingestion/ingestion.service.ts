@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { eventLoopSlice, KeyedSerializer } from '@immo/service-kit';
+import { eventLoopSlice, KeyedSerializer, withRequestId } from '@immo/service-kit';
 import { WrongExpectedVersionError, type EventStore } from '@immo/event-store';
 import { validateSnapshot, type AdvertSnapshot, type IngestAdvertsReply, type IngestItemResult } from '@immo/contracts';
 import {
@@ -112,6 +112,12 @@ interface WorkItem {
  */
 export type AdvertReadAhead = (advertIds: string[]) => Promise<void>;
 
+/** One batch's terms: when its answer is due, and the request id it came with. */
+export interface BatchOptions {
+  deadline?: number;
+  requestId?: string | null;
+}
+
 export interface IngestionOptions {
   now?: () => Date;
   /** Where to find an advert's state before reading its stream (see `ProjectedAdvertLookup`). */
@@ -160,8 +166,9 @@ export class IngestionService {
    * Stores what is new in each snapshot; `deadline` (epoch ms) is when the caller needs the answer:
    * snapshots whose append has not started by then are answered "retry later" and never appended
    * after; the answer comes at most `IN_FLIGHT_GRACE_MS` later, whatever is still under way.
+   * `requestId` (the batch's) goes into the log lines and geo requests made for the batch.
    */
-  async ingest(items: unknown[], deadline = Date.now() + BATCH_TIME_MS): Promise<IngestAdvertsReply> {
+  async ingest(items: unknown[], { deadline = Date.now() + BATCH_TIME_MS, requestId = null }: BatchOptions = {}): Promise<IngestAdvertsReply> {
     const now = this.now();
     const results: IngestItemResult[] = new Array(items.length);
     const work: WorkItem[] = [];
@@ -174,7 +181,7 @@ export class IngestionService {
       if (due) await due;
     }
 
-    const stored = await settlesBy(this.store(work, results, deadline, items.length), deadline + IN_FLIGHT_GRACE_MS);
+    const stored = await settlesBy(this.store(work, results, { deadline, requestId, size: items.length }), deadline + IN_FLIGHT_GRACE_MS);
     // Answered from what is known now: items still under way are told to retry, whatever they do next.
     const answered = results.slice();
     let unanswered = 0;
@@ -188,7 +195,7 @@ export class IngestionService {
         violations: [{ propertyPath: '(item)', message: 'not stored within the batch time (it may still be); retry later: resending it is safe' }],
       };
     }
-    if (!stored) this.logger.warn(`${unanswered} of ${items.length} snapshots still under way ${IN_FLIGHT_GRACE_MS} ms after the batch's deadline: answered "retry later"`);
+    if (!stored) this.logger.warn(withRequestId(`${unanswered} of ${items.length} snapshots still under way ${IN_FLIGHT_GRACE_MS} ms after the batch's deadline: answered "retry later"`, requestId));
 
     const accepted = answered.filter((r) => r.status === 'accepted');
     const reply: IngestAdvertsReply = {
@@ -204,11 +211,12 @@ export class IngestionService {
   }
 
   /** Resolves the batch's communes, then appends what is new in each item; fills `results` item by item. */
-  private async store(work: WorkItem[], results: IngestItemResult[], deadline: number, batchSize: number): Promise<void> {
+  private async store(work: WorkItem[], results: IngestItemResult[], batch: { deadline: number; requestId: string | null; size: number }): Promise<void> {
+    const { deadline, requestId } = batch;
     // Alongside the communes' round trip to geo, not after it. Only an optimisation: a failed one
     // leaves the reads to fetch what they need.
     const readingAhead = this.readAhead?.(this.advertsToRead(work)).catch(() => undefined);
-    const [resolved] = await Promise.all([this.resolveCommunes(work, results), readingAhead]);
+    const [resolved] = await Promise.all([this.resolveCommunes(work, results, requestId), readingAhead]);
 
     const queue = resolved.values();
     let postponed = 0;
@@ -225,7 +233,7 @@ export class IngestionService {
         } catch (error) {
           // Running out of time (the batch's or the projection's) is load, not a fault: said once per batch below.
           if (error instanceof BatchDeadlineError || error instanceof ProjectionLagError) postponed++;
-          else this.logger.error(`snapshot ${item.index} failed: ${String(error)}`);
+          else this.logger.error(withRequestId(`snapshot ${item.index} failed: ${String(error)}`, requestId));
           results[item.index] = {
             index: item.index,
             status: 'rejected',
@@ -236,7 +244,7 @@ export class IngestionService {
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, resolved.length) }, worker));
-    if (postponed > 0) this.logger.warn(`${postponed} of ${batchSize} snapshots answered "retry later": the projection is behind`);
+    if (postponed > 0) this.logger.warn(withRequestId(`${postponed} of ${batch.size} snapshots answered "retry later": the projection is behind`, requestId));
   }
 
   /** The batch's adverts whose state is not among those this instance wrote lately. */
@@ -266,18 +274,18 @@ export class IngestionService {
    * not answer, an INSEE code is taken as given (the projection resolves the city later), but a
    * postal code + name cannot be resolved: that item is rejected with "retry later".
    */
-  private async resolveCommunes(work: WorkItem[], results: IngestItemResult[]): Promise<WorkItem[]> {
+  private async resolveCommunes(work: WorkItem[], results: IngestItemResult[], requestId: string | null): Promise<WorkItem[]> {
     const unresolvable = new Set<number>();
     const resolveOne = async (item: WorkItem): Promise<void> => {
       const commune = item.snapshot.commune;
       try {
         if (commune.insee) {
-          const city = await this.geo.cityByInsee(commune.insee);
+          const city = await this.geo.cityByInsee(commune.insee, requestId);
           if (!city) item.warnings.push(`commune: unknown INSEE code ${commune.insee}; the city stays unresolved`);
           return;
         }
         if (commune.zipcode && commune.name) {
-          const insee = await this.geo.inseeOf(commune.zipcode, commune.name);
+          const insee = await this.geo.inseeOf(commune.zipcode, commune.name, requestId);
           if (insee) item.snapshot = { ...item.snapshot, commune: { ...commune, insee } };
           else item.warnings.push(`commune: no commune named "${commune.name}" has postal code ${commune.zipcode}; the city stays unresolved`);
         }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,7 +82,11 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
 
   /** Drops the read models, replays the log into them, and expects these documents. */
   async function expectRebuildToGive(projections: ListingsProjections, store: DocumentStore, documents: PropertyRecord['document'][]): Promise<void> {
-    await projections.runner.rebuild();
+    const log = jest.spyOn(Logger.prototype, 'log');
+    await projections.runner.rebuild('rebuild-0001');
+    // The line saying what the request did names it (listings passes request ids explicitly).
+    expect(log).toHaveBeenCalledWith({ msg: 'read models dropped; replaying the event log', requestId: 'rebuild-0001' });
+    log.mockRestore();
     await caughtUp(projections);
     expect(await documentsOf(store)).toEqual(documents);
   }

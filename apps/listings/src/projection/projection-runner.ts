@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { DocumentCollection, DocumentStore, DocumentWrite } from '@immo/document-store';
-import { eventLoopSlice } from '@immo/service-kit';
+import { eventLoopSlice, withRequestId } from '@immo/service-kit';
 import type { AllSubscription, EventStore, RecordedEvent } from '@immo/event-store';
 import type { AdvertDirectory } from './advert-directory';
 import type { AdvertStatesProjection } from './advert-states.projection';
@@ -150,7 +150,8 @@ export class ProjectionRunner {
    * Drops the read models and replays the whole log into them. The outbox keeps its checkpoint:
    * a rebuild does not announce past changes again.
    */
-  async rebuild(): Promise<void> {
+  /** `requestId`: the rebuild request's, for the line that says the read models were dropped. */
+  async rebuild(requestId: string | null = null): Promise<void> {
     await this.stop();
     const { store } = this.deps;
     // One transaction: a crash during the rebuild never leaves checkpoints over dropped documents.
@@ -164,7 +165,7 @@ export class ProjectionRunner {
     this.deps.advertStates.clear();
     this.deps.searchIndex.clear();
     this.cache.clear();
-    this.logger.log('read models dropped; replaying the event log');
+    this.logger.log(withRequestId('read models dropped; replaying the event log', requestId));
     await this.start();
   }
 

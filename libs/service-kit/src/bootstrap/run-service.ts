@@ -8,6 +8,7 @@ import type { ServiceConfig } from '../config/common-config';
 import { processNestLogger } from '../logging/logger';
 import { HelperThreadPriority } from '../scheduling/helper-thread-priority';
 import { NatsRequestContextInterceptor } from '../logging/nats-request-context.interceptor';
+import type { RequestIdPassing } from '../logging/request-context';
 import { DrainingNatsServer } from '../nats/draining-nats-server';
 import { installGracefulShutdown } from './graceful-shutdown';
 import { natsTransportOptions } from './nats-transport-options';
@@ -21,7 +22,7 @@ export function instanceId(service: ServiceName): string {
  * optional HTTP listener for Kubernetes probes and Prometheus (`/metrics`) when HEALTH_PORT is set.
  * Its helper threads run HELPER_THREAD_NICE below its event loop (see `HelperThreadPriority`).
  * Logs go through the logger `configureLogging` set up; each NATS request's handler runs bound to
- * the caller's request id.
+ * the caller's request id, unless the service passes ids explicitly (`requestIds: 'explicit'`).
  *
  * On SIGTERM: readiness answers 503, the service stops taking NATS requests and waits for those
  * under way (half the shutdown budget at most), then Nest's shutdown runs: modules stop their
@@ -32,6 +33,7 @@ export async function runService(
   service: ServiceName,
   config: Pick<ServiceConfig, 'NATS_URL' | 'NATS_CONNECT_TIMEOUT_MS' | 'HEALTH_PORT' | 'SHUTDOWN_TIMEOUT_MS'> & Partial<Pick<ServiceConfig, 'HELPER_THREAD_NICE'>>,
   rootModule: DynamicModule,
+  options: { requestIds?: RequestIdPassing } = {},
 ): Promise<NestFastifyApplication> {
   // Without the setting (services started inside a test runner's process) the threads are left alone.
   new HelperThreadPriority(config.HELPER_THREAD_NICE ?? 0).start();
@@ -40,7 +42,7 @@ export async function runService(
     bufferLogs: false,
   });
   // Global to the app, and the microservice inherits the app's configuration.
-  app.useGlobalInterceptors(new NatsRequestContextInterceptor());
+  app.useGlobalInterceptors(new NatsRequestContextInterceptor(options.requestIds));
   const server = new DrainingNatsServer(natsTransportOptions(service, config).options ?? {});
   app.connectMicroservice<MicroserviceOptions>({ strategy: server }, { inheritAppConfig: true });
   installGracefulShutdown(service, config.SHUTDOWN_TIMEOUT_MS, async () => {

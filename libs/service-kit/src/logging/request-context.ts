@@ -46,3 +46,19 @@ export function currentRequestContext(): RequestContext | undefined {
 export function currentRequestId(): string | undefined {
   return storage.getStore()?.requestId;
 }
+
+/**
+ * How a service's NATS handlers learn their request's id (see `runService`):
+ * - `async-context`: each handler runs bound to it (`runInRequestContext`); its log lines and the
+ *   NATS requests it makes pick it up by themselves.
+ * - `explicit`: nothing is bound; handlers read it from their message (`requestIdOfHeaders`) and
+ *   hand it to what they log (`withRequestId`) and call. Binding even once turns on Node's promise
+ *   hook for the whole process for good, a cost on every promise any of its work creates (a tenth
+ *   of the listings service's event loop while recrawling, projections included).
+ */
+export type RequestIdPassing = 'async-context' | 'explicit';
+
+/** A log message for Nest's `Logger` that carries `requestId` when there is one, for handlers passing ids explicitly. */
+export function withRequestId(message: string, requestId: string | null | undefined): string | { msg: string; requestId: string } {
+  return requestId == null ? message : { msg: message, requestId };
+}
