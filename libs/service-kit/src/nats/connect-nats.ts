@@ -1,6 +1,5 @@
 import { connect, type NatsConnection } from 'nats';
 import { skipErrorOnSettledRequests } from './settled-request-fix';
-import { writeSocketOncePerTurn } from './socket-write-per-turn';
 
 /**
  * Connects to NATS or fails with a message naming NATS and the URL: a service that cannot reach
@@ -8,7 +7,6 @@ import { writeSocketOncePerTurn } from './socket-write-per-turn';
  */
 export async function connectNats(url: string, options: { name: string; timeoutMs: number }): Promise<NatsConnection> {
   skipErrorOnSettledRequests();
-  writeSocketOncePerTurn();
   const servers = url.split(',').map((server) => server.trim());
   try {
     return await connect({
