@@ -38,10 +38,7 @@ export class IngestionRouter {
   async ingest(snapshots: unknown[], requestId: string | null = null): Promise<IngestAdvertsReply> {
     if (this.leading) return this.ingestHere(snapshots, requestId);
     try {
-      const message = await this.nats.request(LEADER_INGEST_SUBJECT, requestCodec.encode({ snapshots }), {
-        timeout: FORWARD_TIMEOUT_MS,
-        headers: requestId === null ? undefined : requestIdHeaders(requestId),
-      });
+      const message = await this.nats.request(LEADER_INGEST_SUBJECT, requestCodec.encode({ snapshots }), { timeout: FORWARD_TIMEOUT_MS, headers: requestIdHeaders(requestId) });
       const reply = codec.decode(message.data);
       if ('error' in reply) throw new RpcException(reply.error);
       return reply.ok;

@@ -6,9 +6,12 @@ export function requestIdOfHeaders(messageHeaders: MsgHdrs | undefined): string 
   return messageHeaders ? acceptableRequestId(messageHeaders.get(REQUEST_ID_HEADER, Match.IgnoreCase)) : null;
 }
 
-/** Headers carrying `requestId` (by default the id of the request being handled), or none without one. */
-export function requestIdHeaders(requestId: string | undefined = currentRequestId()): MsgHdrs | undefined {
-  if (requestId === undefined) return undefined;
+/**
+ * Headers carrying `requestId`, or none without one. Left out, it is the id of the request being
+ * handled; `null` says there is none (a service passing ids explicitly).
+ */
+export function requestIdHeaders(requestId: string | null | undefined = currentRequestId()): MsgHdrs | undefined {
+  if (requestId == null) return undefined;
   const carrying = headers();
   carrying.set(REQUEST_ID_HEADER, requestId);
   return carrying;
