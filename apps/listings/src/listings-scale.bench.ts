@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AdvertSnapshot, ProjectionStatusReply } from '@immo/contracts';
 import { withTemporaryStack, type RunningStack } from '@immo/stack';
-import { CpuWaitSampler, describeCpuPerItem, describeCpuWait, StackCpuMeter, type CpuWaitSummary, type Measurement, type Scenario } from '@immo/testing';
+import { CpuWaitSampler, describeCpuPerItem, describeCpuWait, describeSteal, StackCpuMeter, StealMeter, type CpuWaitSummary, type Measurement, type Scenario } from '@immo/testing';
 import { generateDataset } from '../demo/generate-snapshots';
 import { realCommunes } from '../demo/real-communes';
 import { ingestBodies, rejected, rejections, requestBodies, settled, status } from '../test/stack-ingestion';
@@ -128,6 +128,7 @@ async function timedIngestion(
   await worstDelaySinceLastScrape(stack);
   const cpuWait = listingsCpuWait(stack);
   const cpu = new StackCpuMeter(() => stack.pids);
+  const steal = new StealMeter();
   const started = performance.now();
   const accepted = await ingestBodies(stack, bodies);
   const done = await settled(stack);
@@ -140,7 +141,7 @@ async function timedIngestion(
     samplesMs: [wallMs],
     wallMs,
     operations: accepted,
-    notes: `${notes}; ${rejections()}; ${delayNote(phaseDelay)}; ${vitals(stack, done, dataDir)}; ${describeCpuWait(mainThread)}; ${cpuPerSnapshot(cpu, mainThread, accepted)}`,
+    notes: `${notes}; ${rejections()}; ${delayNote(phaseDelay)}; ${vitals(stack, done, dataDir)}; ${describeCpuWait(mainThread)}; ${cpuPerSnapshot(cpu, mainThread, accepted)}; ${describeSteal(steal.stop())}`,
   };
 }
 
@@ -196,6 +197,7 @@ const scale: Scenario = {
       await worstDelaySinceLastScrape(stack);
       const cpuWait = listingsCpuWait(stack);
       const cpu = new StackCpuMeter(() => stack.pids);
+      const loadSteal = new StealMeter();
       const started = performance.now();
       let snapshotCount = 0;
       let goodsLoaded = 0;
@@ -214,10 +216,11 @@ const scale: Scenario = {
         samplesMs: [loadMs],
         wallMs: loadMs,
         operations: snapshotCount,
-        notes: `${snapshotCount} snapshots end to end over ${prepared.communes} communes; ${rejections()}; dead letters ${loaded.outboxDeadLetters}; ${delayNote(loadDelay)}; ${vitals(stack, loaded, dataDir)}; ${describeCpuWait(loadMainThread)}; ${cpuPerSnapshot(cpu, loadMainThread, snapshotCount)}`,
+        notes: `${snapshotCount} snapshots end to end over ${prepared.communes} communes; ${rejections()}; dead letters ${loaded.outboxDeadLetters}; ${delayNote(loadDelay)}; ${vitals(stack, loaded, dataDir)}; ${describeCpuWait(loadMainThread)}; ${cpuPerSnapshot(cpu, loadMainThread, snapshotCount)}; ${describeSteal(loadSteal.stop())}`,
       };
 
       await stack.stopApp('listings');
+      const restartSteal = new StealMeter();
       const restartStarted = performance.now();
       await stack.restartApp('listings');
       for (;;) {
@@ -227,7 +230,7 @@ const scale: Scenario = {
       }
       const restartMs = performance.now() - restartStarted;
       const afterRestart = await status(stack);
-      const restart: Measurement = { label: 'restart listings to ready', samplesMs: [restartMs], wallMs: restartMs, notes: vitals(stack, afterRestart, dataDir) };
+      const restart: Measurement = { label: 'restart listings to ready', samplesMs: [restartMs], wallMs: restartMs, notes: `${vitals(stack, afterRestart, dataDir)}; ${describeSteal(restartSteal.stop())}` };
 
       const atScale = await timedIngestion(stack, dataDir, prepared.more, (accepted, done) => ({
         label: `ingest ${accepted} more snapshots at ${done.properties} properties`,

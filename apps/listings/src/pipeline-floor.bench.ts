@@ -5,7 +5,7 @@ import { LISTINGS_INTEGRATION_SUBJECTS, type AdvertSnapshot } from '@immo/contra
 import { createDocumentStore, type DocumentStore, type StoredDocument } from '@immo/document-store';
 import type { EventStore, RecordedEvent } from '@immo/event-store';
 import { connectNats, eventLoopSlice, LISTINGS_INTEGRATION_STREAM_SETTINGS, OutboxRelay, openEventStore, openOutboxPublisher, outboxId, type OutboxRecord } from '@immo/service-kit';
-import { describeCpuPerItem, startNatsServer, StackCpuMeter, type Measurement, type Scenario } from '@immo/testing';
+import { describeCpuPerItem, describeSteal, startNatsServer, StackCpuMeter, StealMeter, type Measurement, type Scenario } from '@immo/testing';
 import { generateDataset } from '../demo/generate-snapshots';
 import { ADVERT_STREAM_PREFIX, advertIdOf, advertStreamName } from './domain';
 import { ADVERTS_COLLECTION, CHECKPOINTS_COLLECTION, DEAD_LETTERS_COLLECTION, OUTBOX_COLLECTION, PROPERTIES_COLLECTION } from './projection/read-models';
@@ -54,6 +54,7 @@ const floor: Scenario = {
       relay.start();
       const announced = Math.ceil(snapshots.length / ANNOUNCED_SHARE);
       const cpu = new StackCpuMeter(() => ({ listings: process.pid, 'nats-server': nats.pid }));
+      const steal = new StealMeter();
       const started = performance.now();
       const projected = project(store, events.subscribeToAll({ streamPrefixes: [ADVERT_STREAM_PREFIX] }), snapshots.length, relay);
       await appendAll(events, snapshots);
@@ -71,7 +72,7 @@ const floor: Scenario = {
         samplesMs: [wallMs],
         wallMs,
         operations: snapshots.length,
-        notes: `${used} ("listings": this process, appending, projecting and relaying); ${relay.publishedCount} integration events published`,
+        notes: `${used} ("listings": this process, appending, projecting and relaying); ${relay.publishedCount} integration events published; ${describeSteal(steal.stop())}`,
       };
       return [measurement];
     } finally {

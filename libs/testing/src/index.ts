@@ -9,3 +9,4 @@ export * from './event-loop-turns';
 export * from './cpu-wait';
 export * from './process-cpu';
 export * from './until';
+export * from './machine-steal';
