@@ -14,6 +14,7 @@ describe('parseMachineCpuTicks', () => {
 });
 
 describe('StealMeter', () => {
+  /** Hands out the readings in turn; the meter reads once at start and once per sample or stop. */
   const readings = (...ticks: (MachineCpuTicks | null)[]) => {
     let next = 0;
     return () => ticks[next++] ?? null;
@@ -21,7 +22,23 @@ describe('StealMeter', () => {
 
   it('gives the share of the time between start and stop that the host took', () => {
     const meter = new StealMeter(readings({ total: 1_000, steal: 10 }, { total: 2_000, steal: 260 }));
-    expect(meter.stop()).toBeCloseTo(0.25);
+    expect(meter.stop()).toEqual({ share: 0.25, worstShare: 0.25, intervalMs: 1_000 });
+  });
+
+  it('gives the worst interval apart from the whole span, so that a burst is not averaged away', () => {
+    jest.useFakeTimers();
+    try {
+      const meter = new StealMeter(
+        readings({ total: 0, steal: 0 }, { total: 1_000, steal: 0 }, { total: 2_000, steal: 600 }, { total: 3_000, steal: 600 }, { total: 4_000, steal: 600 }),
+        1_000,
+      );
+      jest.advanceTimersByTime(3_000);
+      const summary = meter.stop();
+      expect(summary?.share).toBeCloseTo(0.15);
+      expect(summary?.worstShare).toBeCloseTo(0.6);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('gives null when a reading is missing or no time passed', () => {
@@ -41,8 +58,8 @@ describe('readMachineCpuTicks', () => {
 });
 
 describe('describeSteal', () => {
-  it('says the share in percent, or that it was not measured', () => {
-    expect(describeSteal(0.123)).toBe("the host took 12% of the machine's CPU time (steal)");
+  it('says the shares in percent, or that it was not measured', () => {
+    expect(describeSteal({ share: 0.123, worstShare: 0.52, intervalMs: 1_000 })).toBe("the host took 12% of the machine's CPU time (steal), up to 52% in 1 s");
     expect(describeSteal(null)).toBe('host steal not measured');
   });
 });

@@ -32,24 +32,61 @@ export function readMachineCpuTicks(): MachineCpuTicks | null {
   }
 }
 
-/** The share of the machine's CPU time the host took between `new` and `stop()`, from 0 to 1. */
-export class StealMeter {
-  private readonly started: MachineCpuTicks | null;
+/** What the host took over a span: of all of it, and of its worst second. */
+export interface StealSummary {
+  /** Share of the machine's CPU time over the whole span, from 0 to 1. */
+  share: number;
+  /** The largest share within one sampling interval. */
+  worstShare: number;
+  intervalMs: number;
+}
 
-  constructor(private readonly read: () => MachineCpuTicks | null = readMachineCpuTicks) {
-    this.started = read();
+/**
+ * The host's steal between `new` and `stop()`, sampled every `intervalMs`: a burst of it is short
+ * (a minute or two) and hides in a long phase's average, while the stall it causes is the phase's
+ * worst, so the worst interval is given too.
+ */
+export class StealMeter {
+  private readonly first: MachineCpuTicks | null;
+  private last: MachineCpuTicks | null;
+  private worst = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly read: () => MachineCpuTicks | null = readMachineCpuTicks,
+    private readonly intervalMs = 1_000,
+  ) {
+    this.first = read();
+    this.last = this.first;
+    this.timer = setInterval(() => this.sample(), intervalMs);
+    this.timer.unref();
   }
 
-  stop(): number | null {
+  /** Stops sampling; null without readings or when no time passed. */
+  stop(): StealSummary | null {
+    clearInterval(this.timer);
+    this.sample();
+    if (this.first === null || this.last === null) return null;
+    const share = shareOf(this.first, this.last);
+    return share === null ? null : { share, worstShare: Math.max(this.worst, share), intervalMs: this.intervalMs };
+  }
+
+  private sample(): void {
     const now = this.read();
-    if (this.started === null || now === null) return null;
-    const total = now.total - this.started.total;
-    return total > 0 ? (now.steal - this.started.steal) / total : null;
+    if (now === null) return;
+    if (this.last !== null) this.worst = Math.max(this.worst, shareOf(this.last, now) ?? 0);
+    this.last = now;
   }
 }
 
-/** "the host took 12% of the machine's CPU time (steal)". */
-export function describeSteal(share: number | null): string {
-  if (share === null) return 'host steal not measured';
-  return `the host took ${(100 * share).toFixed(0)}% of the machine's CPU time (steal)`;
+function shareOf(from: MachineCpuTicks, to: MachineCpuTicks): number | null {
+  const total = to.total - from.total;
+  return total > 0 ? (to.steal - from.steal) / total : null;
+}
+
+/** "the host took 3% of the machine's CPU time (steal), up to 52% in 1 s". */
+export function describeSteal(summary: StealSummary | null): string {
+  if (summary === null) return 'host steal not measured';
+  const percent = (share: number) => `${(100 * share).toFixed(0)}%`;
+  return `the host took ${percent(summary.share)} of the machine's CPU time (steal), up to ${percent(summary.worstShare)} in ${summary.intervalMs / 1000} s`;
 }
