@@ -41,6 +41,18 @@ describe('StealMeter', () => {
     }
   });
 
+  it('leaves the stretch between the last sample and stop out of the worst interval: a few ticks would read as a burst', () => {
+    jest.useFakeTimers();
+    try {
+      const meter = new StealMeter(readings({ total: 0, steal: 0 }, { total: 1_000, steal: 10 }, { total: 1_002, steal: 11 }), 1_000);
+      jest.advanceTimersByTime(1_000);
+      const summary = meter.stop();
+      expect(summary?.worstShare).toBeCloseTo(0.011, 3);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('gives null when a reading is missing or no time passed', () => {
     expect(new StealMeter(readings(null, { total: 10, steal: 1 })).stop()).toBeNull();
     expect(new StealMeter(readings({ total: 10, steal: 1 }, { total: 10, steal: 1 })).stop()).toBeNull();

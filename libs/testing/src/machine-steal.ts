@@ -58,23 +58,24 @@ export class StealMeter {
   ) {
     this.first = read();
     this.last = this.first;
-    this.timer = setInterval(() => this.sample(), intervalMs);
+    this.timer = setInterval(() => this.sample(true), intervalMs);
     this.timer.unref();
   }
 
   /** Stops sampling; null without readings or when no time passed. */
   stop(): StealSummary | null {
     clearInterval(this.timer);
-    this.sample();
+    // The stretch since the last sample may be a few ticks long: one tick of steal in it would read as a burst.
+    this.sample(false);
     if (this.first === null || this.last === null) return null;
     const share = shareOf(this.first, this.last);
     return share === null ? null : { share, worstShare: Math.max(this.worst, share), intervalMs: this.intervalMs };
   }
 
-  private sample(): void {
+  private sample(whole: boolean): void {
     const now = this.read();
     if (now === null) return;
-    if (this.last !== null) this.worst = Math.max(this.worst, shareOf(this.last, now) ?? 0);
+    if (whole && this.last !== null) this.worst = Math.max(this.worst, shareOf(this.last, now) ?? 0);
     this.last = now;
   }
 }
