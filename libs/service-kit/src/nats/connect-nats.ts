@@ -1,12 +1,10 @@
 import { connect, type NatsConnection } from 'nats';
-import { skipErrorOnSettledRequests } from './settled-request-fix';
 
 /**
  * Connects to NATS or fails with a message naming NATS and the URL: a service that cannot reach
  * its broker must stop at once rather than retry silently behind a green process.
  */
 export async function connectNats(url: string, options: { name: string; timeoutMs: number }): Promise<NatsConnection> {
-  skipErrorOnSettledRequests();
   const servers = url.split(',').map((server) => server.trim());
   try {
     return await connect({
