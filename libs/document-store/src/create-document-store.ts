@@ -1,8 +1,6 @@
 import type { DocumentStore } from './document-store.port';
 import type { DocumentStoreFailedError } from './errors';
 import { EmbeddedDocumentStore } from './embedded/embedded-document-store';
-import { LmdbPersistence } from './embedded/lmdb-persistence';
-import type { StoreFormatOutcome } from './embedded/store-format';
 import type { YieldToEventLoop } from '@immo/contracts';
 
 export type DocumentStoreConfig =
@@ -20,13 +18,4 @@ export function createDocumentStore(config: DocumentStoreConfig): DocumentStore 
       return new MongoDocumentStore({ url: config.url, dbName: config.dbName });
     }
   }
-}
-
-/**
- * Readies an embedded store's data directory before `createDocumentStore` opens it: a file written
- * by an earlier version of the store is rewritten once (see embedded/store-format.ts). Services
- * call it at start; a test or tool that opens a directory only this version wrote needs not.
- */
-export function prepareEmbeddedStore(dataDir: string): Promise<StoreFormatOutcome> {
-  return LmdbPersistence.prepare(dataDir);
 }

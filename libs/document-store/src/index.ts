@@ -1,7 +1,6 @@
 export * from './document-store.port';
 export { DocumentStoreClosedError, DocumentStoreFailedError, DuplicateKeyError } from './errors';
-export { type DocumentStoreConfig, createDocumentStore, prepareEmbeddedStore } from './create-document-store';
-export type { StoreFormatOutcome } from './embedded/store-format';
+export { type DocumentStoreConfig, createDocumentStore } from './create-document-store';
 export {
   EmbeddedDocumentStore,
   type EmbeddedDocumentStoreOptions,

@@ -6,6 +6,7 @@ import { open } from 'lmdb';
 import { Packr } from 'msgpackr';
 import type { StoredDocument } from '../document-store.port';
 import { LMDB_FILE_NAME, LmdbPersistence, type PersistOp } from './lmdb-persistence';
+import { markStoreFormat } from './store-format';
 
 const codec = new Packr({ useRecords: false, moreTypes: false });
 
@@ -152,10 +153,10 @@ describe('LmdbPersistence', () => {
       void meta.put('properties', codec.pack({ paths: [] }));
       void bodies.put(old._id, codec.pack(old));
     });
+    // Marked, as the store's earlier one-time rewrite of such files left them.
+    markStoreFormat(before);
     await before.close();
 
-    // An earlier version's file carries no format mark: services rewrite it at start.
-    expect(await LmdbPersistence.prepare(dataDir)).toBe('rewritten');
     const persistence = LmdbPersistence.open(dataDir);
     const next = listingLike(2);
     await persistence.persist(opsOf([next]), () => []);
@@ -175,10 +176,10 @@ describe('LmdbPersistence', () => {
     const bodies = before.openDB<Buffer, string>({ name: 'properties', encoding: 'binary' });
     const old = listingLike(1);
     before.transactionSync(() => void bodies.put(old._id, codec.pack(old)));
+    // Marked, as the store's earlier one-time rewrite of such files left them.
+    markStoreFormat(before);
     await before.close();
 
-    // An earlier version's file carries no format mark: services rewrite it at start.
-    expect(await LmdbPersistence.prepare(dataDir)).toBe('rewritten');
     const persistence = LmdbPersistence.open(dataDir);
     try {
       expect(persistence.read('properties', old._id)).toEqual(old);

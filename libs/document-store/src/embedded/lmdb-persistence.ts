@@ -19,7 +19,7 @@ import type { YieldToEventLoop } from '@immo/contracts';
 import type { StoredDocument } from '../document-store.port';
 import { compressionOption, dictionaryFrom } from './compression-dictionary';
 import { warmPageCache } from './page-cache-warmer';
-import { ensureStoreFormat, fileFormatOf, markStoreFormat, STORE_FORMAT, type StoreFormatOutcome } from './store-format';
+import { fileFormatOf, markStoreFormat, unusableFormatReason } from './store-format';
 import { internedSkeleton, type Skeleton } from './skeleton';
 import { newSkeletonMap } from './skeleton-table';
 
@@ -189,26 +189,14 @@ export class LmdbPersistence {
       noReadAhead: true,
     };
     const root = open(options);
-    const { format, holdsData } = fileFormatOf(root);
-    if (format === null && holdsData) {
+    const format = fileFormatOf(root);
+    const unusable = unusableFormatReason(path, format);
+    if (unusable !== null) {
       void root.close();
-      throw new Error(`${path} was written by an earlier version of the store: start the service (which rewrites it once) or call LmdbPersistence.prepare first`);
+      throw new Error(unusable);
     }
-    if (format === null) markStoreFormat(root);
-    else if (format !== STORE_FORMAT) {
-      void root.close();
-      throw new Error(`${path} holds store format "${format}", which this version does not know`);
-    }
+    if (format.format === null) markStoreFormat(root);
     return new LmdbPersistence(root, path, yieldToEventLoop);
-  }
-
-  /**
-   * Readies the data directory's file for `open`: a file written by an earlier version of the
-   * store is rewritten once (see store-format.ts). Asynchronous, so services call it at start
-   * before they open the store.
-   */
-  static prepare(dataDir: string): Promise<StoreFormatOutcome> {
-    return ensureStoreFormat(join(dataDir, LMDB_FILE_NAME), { maxDbs: MAX_DATABASES, mapSize: MAP_SIZE_BYTES });
   }
 
   /** A fresh copy of the stored document (decoding is the copy). */

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type { NatsConnection } from 'nats';
-import { Logger } from '@nestjs/common';
-import { createDocumentStore, prepareEmbeddedStore, type DocumentStore } from '@immo/document-store';
+import { createDocumentStore, type DocumentStore } from '@immo/document-store';
 import { connectEventStoreDb, JetStreamEventStore, type EventStore } from '@immo/event-store';
 import type { ServiceName } from '@immo/contracts';
 import type { ServiceConfig } from '../config/common-config';
@@ -24,16 +23,11 @@ export async function openEventStore(service: ServiceName, config: Pick<ServiceC
 }
 
 /**
- * Read models: the embedded (LMDB) store under DATA_DIR/<service>/read-models, its file readied
- * first (rewritten once when an earlier version of the store wrote it), or MongoDB.
+ * Read models: the embedded (LMDB) store under DATA_DIR/<service>/read-models, or MongoDB.
  */
 export async function openDocumentStore(service: ServiceName, config: ServiceConfig): Promise<DocumentStore> {
   if (config.DOCUMENT_STORE === 'mongo') return createDocumentStore({ kind: 'mongo', url: config.MONGO_URL ?? '' });
   const dataDir = join(config.DATA_DIR, service, 'read-models');
-  const started = performance.now();
-  if ((await prepareEmbeddedStore(dataDir)) === 'rewritten') {
-    new Logger('DocumentStore').log(`${dataDir}: rewritten in the current store format (${Math.round(performance.now() - started)} ms)`);
-  }
   return createDocumentStore({
     kind: 'embedded',
     dataDir,
