@@ -18,7 +18,6 @@ import { Packr } from 'msgpackr';
 import type { YieldToEventLoop } from '@immo/contracts';
 import type { StoredDocument } from '../document-store.port';
 import { compressionOption, dictionaryFrom } from './compression-dictionary';
-import { warmPageCache } from './page-cache-warmer';
 import { fileFormatOf, markStoreFormat, unusableFormatReason } from './store-format';
 import { internedSkeleton, type Skeleton } from './skeleton';
 import { newSkeletonMap } from './skeleton-table';
@@ -151,9 +150,6 @@ export class LmdbPersistence {
   private readonly metas = new Map<string, CollectionMeta>();
   private readonly skeletons = new Map<string, EncodedDatabase<Skeleton>>();
   private readonly meta: EncodedDatabase<CollectionMeta>;
-  private closing = false;
-  /** The start-up read of the file into the page cache (see `warmPageCache`). */
-  private readonly warming: Promise<number>;
 
   /**
    * Where the last commit stands in the queue: a commit is encoded and handed to lmdb after the
@@ -164,11 +160,9 @@ export class LmdbPersistence {
 
   private constructor(
     private readonly root: RootDatabase,
-    path: string,
     private readonly yieldToEventLoop: YieldToEventLoop,
   ) {
     this.meta = this.database<CollectionMeta>('$meta');
-    this.warming = warmPageCache(path, () => this.closing);
   }
 
   private database<V>(name: string, compression: ReturnType<typeof compressionOption> | false = false, decode?: (bytes: Buffer) => V): EncodedDatabase<V> {
@@ -196,7 +190,7 @@ export class LmdbPersistence {
       throw new Error(unusable);
     }
     if (format.format === null) markStoreFormat(root);
-    return new LmdbPersistence(root, path, yieldToEventLoop);
+    return new LmdbPersistence(root, yieldToEventLoop);
   }
 
   /** A fresh copy of the stored document (decoding is the copy). */
@@ -365,8 +359,6 @@ export class LmdbPersistence {
   }
 
   async close(): Promise<void> {
-    this.closing = true;
-    await this.warming;
     await this.root.close();
   }
 
