@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
 import type { DocumentStore } from '@immo/document-store';
-import type { DocumentTextCache } from '../queries/document-text-cache';
 import { searchRowOf, type SearchRow } from '../search/search-row';
 import type { PropertySearchIndex } from '../search/property-search-index';
 import type { PropertyChange } from './property-documents.projection';
@@ -16,7 +15,7 @@ const LOAD_PAGE = 5_000;
  * documents (`listings_search_rows`, same commit) and held in memory by `PropertySearchIndex`.
  * The stored rows let a restart load the index without decoding every document; the in-memory
  * index changes only once the batch is committed, so a query never sees a change a crash could
- * take back. At the same moment the cached JSON text of the changed documents is dropped.
+ * take back.
  * When the service stops, the whole index is also written to a snapshot file, which the next
  * start restores instead of the rows if nothing was committed in between.
  */
@@ -30,7 +29,6 @@ export class SearchIndexProjection {
   constructor(
     private readonly store: DocumentStore,
     readonly index: PropertySearchIndex,
-    private readonly texts: DocumentTextCache,
     /** Where the index is snapshotted when the service stops (see search-index-snapshot.ts); null for never. */
     private readonly snapshotFile: string | null = null,
     private readonly loadPage = LOAD_PAGE,
@@ -39,12 +37,8 @@ export class SearchIndexProjection {
   }
 
   apply(change: PropertyChange, position: number, uow: UnitOfWork): void {
-    if (change.crawlOnly) {
-      // The row reads nothing that a crawl-only change moves: it stays, stored and indexed. The
-      // document served for the property did change (its crawl times).
-      uow.afterCommit(() => this.texts.forget(change.propertyId));
-      return;
-    }
+    // The row reads nothing that a crawl-only change moves: it stays, stored and indexed.
+    if (change.crawlOnly) return;
     const row = searchRowOf(change.after);
     uow.put(SEARCH_ROWS_COLLECTION.name, { _id: change.propertyId, revision: position, row } as SearchRowRecord);
     if (!this.growing.has(uow)) {
@@ -53,10 +47,7 @@ export class SearchIndexProjection {
       this.growing.add(uow);
       uow.afterCommit(() => this.index.growAhead());
     }
-    uow.afterCommit(() => {
-      this.index.upsert(row);
-      this.texts.forget(change.propertyId);
-    });
+    uow.afterCommit(() => this.index.upsert(row));
   }
 
   /**
@@ -107,6 +98,5 @@ export class SearchIndexProjection {
 
   clear(): void {
     this.index.clear();
-    this.texts.clear();
   }
 }
