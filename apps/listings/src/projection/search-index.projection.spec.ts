@@ -50,25 +50,5 @@ describe('SearchIndexProjection', () => {
     expect((await rows.findById(first!.uuid))?.revision).toBe(7);
     expect(projection.index.has(first!.uuid)).toBe(true);
   });
-
-  it('takes one step of growing the index per batch, once the batch is committed', async () => {
-    const store = new EmbeddedDocumentStore();
-    const index = new PropertySearchIndex();
-    const grow = jest.spyOn(index, 'growAhead');
-    const projection = new SearchIndexProjection(store, index);
-    const change = (doc: (typeof documents)[number]) => ({ propertyId: doc.uuid, before: null, after: doc, crawlOnly: false });
-
-    const first = new UnitOfWork(store);
-    for (const doc of documents.slice(0, 10)) projection.apply(change(doc), 7, first);
-    expect(grow).not.toHaveBeenCalled();
-    await first.commit('checkpoints');
-    expect(grow).toHaveBeenCalledTimes(1);
-
-    const second = new UnitOfWork(store);
-    for (const doc of documents.slice(10, 12)) projection.apply(change(doc), 8, second);
-    await second.commit('checkpoints');
-    expect(grow).toHaveBeenCalledTimes(2);
-    expect(index.size).toBe(12);
-  });
 });
 

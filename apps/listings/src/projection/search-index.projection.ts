@@ -23,8 +23,6 @@ export class SearchIndexProjection {
   static readonly NAME = 'search-index';
   readonly name = SearchIndexProjection.NAME;
   private readonly logger = new Logger('SearchIndex');
-  /** Batches that already take a step of growing the index (see `PropertySearchIndex.growAhead`). */
-  private readonly growing = new WeakSet<UnitOfWork>();
 
   constructor(
     private readonly store: DocumentStore,
@@ -41,12 +39,6 @@ export class SearchIndexProjection {
     if (change.crawlOnly) return;
     const row = searchRowOf(change.after);
     uow.put(SEARCH_ROWS_COLLECTION.name, { _id: change.propertyId, revision: position, row } as SearchRowRecord);
-    if (!this.growing.has(uow)) {
-      // A batch's rows are indexed in one turn after its commit: one growth step per batch keeps
-      // the columns' copies in turns of their own.
-      this.growing.add(uow);
-      uow.afterCommit(() => this.index.growAhead());
-    }
     uow.afterCommit(() => this.index.upsert(row));
   }
 

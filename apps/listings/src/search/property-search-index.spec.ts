@@ -103,48 +103,4 @@ describe('PropertySearchIndex', () => {
     expect(index.size).toBe(0);
     expect(index.search(criteriaOf({})).total).toBe(0);
   });
-
-  describe('growing its columns ahead of need', () => {
-    const lengths = (index: PropertySearchIndex) => Object.values(index.exportState().columns).map((column) => column.length);
-    const filled = (count: number) => {
-      const index = new PropertySearchIndex();
-      for (let n = 1; n <= count; n++) index.upsert(property(n, { price: 100_000 + n }));
-      return index;
-    };
-    const everything = criteriaOf({ order: { price: 'asc' }, itemsPerPage: 30, withCoherentPrice: false });
-
-    it('given columns seven eighths full, grows one column per step to the next length, and the upserts filling them copy none', () => {
-      const index = filled(14);
-      const columns = lengths(index).length;
-      expect(new Set(lengths(index))).toEqual(new Set([16]));
-
-      const steps: number[][] = [];
-      while (index.growAhead()) steps.push(lengths(index));
-      expect(steps).toHaveLength(columns);
-      steps.forEach((step, i) => expect(step.filter((length) => length === 32)).toHaveLength(i + 1));
-      expect(index.growAhead()).toBe(false);
-
-      const grown = Object.values(index.exportState().columns);
-      for (let n = 15; n <= 28; n++) index.upsert(property(n, { price: 100_000 + n }));
-      Object.values(index.exportState().columns).forEach((column, i) => expect(column).toBe(grown[i]));
-      expect(index.search(everything).ids).toEqual(Array.from({ length: 28 }, (_, i) => uuidOf(i + 1)));
-    });
-
-    it('given columns less than seven eighths full, grows nothing', () => {
-      const index = filled(13);
-      expect(index.growAhead()).toBe(false);
-      expect(new Set(lengths(index))).toEqual(new Set([16]));
-    });
-
-    it('given a growth left half done, the upsert that finds the columns full grows the rest to the same length, and every value stays', () => {
-      const index = filled(14);
-      // Five of the columns, the price among them.
-      for (let step = 0; step < 5; step++) index.growAhead();
-      for (let n = 15; n <= 20; n++) index.upsert(property(n, { price: 100_000 + n }));
-      expect(new Set(lengths(index))).toEqual(new Set([32]));
-      const unaided = filled(20);
-      expect(index.search(everything)).toEqual(unaided.search(everything));
-      expect(index.search(criteriaOf({ budgetMax: 100_010, withCoherentPrice: false }))).toEqual(unaided.search(criteriaOf({ budgetMax: 100_010, withCoherentPrice: false })));
-    });
-  });
 });

@@ -82,11 +82,6 @@ export class PropertySearchIndex {
     this.store.remove(uuid);
   }
 
-  /** One step of growing the index's columns before they are full (see `PropertyStore.growAhead`); call it between batches. */
-  growAhead(): boolean {
-    return this.store.growAhead();
-  }
-
   /** Everything the index holds, as typed arrays and plain values, for a snapshot; not a copy. */
   exportState(): PropertyStoreState {
     return this.store.exportState();

@@ -219,7 +219,7 @@ export class PropertyStore {
     // Interned: the same id is held by the store's skeletons and the grouping index.
     const uuid = internString(given);
     const doc = this.freeDocs.pop() ?? this.nextDoc++;
-    if (doc >= this.columnLength) this.growColumns(doc + 1);
+    if (doc >= this.columns.price.length) this.growColumns(doc + 1);
     this.uuids[doc] = uuid;
     this.alive.add(doc);
     this.nameDoc(uuid, doc);
@@ -236,38 +236,10 @@ export class PropertyStore {
     }
   }
 
-  /** Documents every column has room for (they grow one at a time, see `growAhead`). */
-  private get columnLength(): number {
-    let length = Number.POSITIVE_INFINITY;
-    for (const column of Object.values(this.columns) as NumericArray[]) length = Math.min(length, column.length);
-    return length;
-  }
-
+  /** The columns are always the same length. */
   private growColumns(needed: number): void {
-    const length = grownLength(this.columnLength, needed);
+    const length = grownLength(this.columns.price.length, needed);
     const columns = this.columns as unknown as Record<string, NumericArray>;
     for (const name of Object.keys(columns)) columns[name] = withCapacity(columns[name] as NumericArray, length);
-  }
-
-  /**
-   * Grows one column, once the columns are seven eighths full, to the length the next growth
-   * would give them all; returns whether it grew one. Called between batches of upserts, it
-   * spreads a growth over as many turns of the event loop as there are columns: grown all at once
-   * by the upsert that needed the room, the thirteen copies took 12 to 21 ms in one turn at
-   * 131,072 and 262,144 properties (30 ms in the service, inside a 99 ms stall). The upsert that
-   * finds them full still grows what is left.
-   */
-  growAhead(): boolean {
-    const length = this.columnLength;
-    if (this.nextDoc < length - (length >>> 3)) return false;
-    const target = grownLength(length, length + 1);
-    const columns = this.columns as unknown as Record<string, NumericArray>;
-    for (const name of Object.keys(columns)) {
-      const column = columns[name] as NumericArray;
-      if (column.length >= target) continue;
-      columns[name] = resized(column, target);
-      return true;
-    }
-    return false;
   }
 }
