@@ -12,7 +12,6 @@ export * from './searches';
 export * from './alerts/alert-notifications';
 export * from './alerts/sse-block';
 export * from './util/name-based-uuid';
-export * from './util/digest';
 export * from './util/intern-string';
 export * from './util/sharded-map';
 export * from './util/seeded-random';

@@ -1,7 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { accountKeyIdOf, bootstrapAccountId, digest } from '@immo/contracts';
+import { accountKeyIdOf, bootstrapAccountId } from '@immo/contracts';
 
 export interface ApiKeyIdentity {
   /** A short, non-secret label of the key, for logs and rate-limit buckets. */
@@ -33,7 +33,7 @@ export class ApiKeyRegistry {
   }
 
   private add(key: string, admin: boolean): void {
-    const keyDigest = digest('sha256', key);
+    const keyDigest = createHash('sha256').update(key).digest();
     const hex = keyDigest.toString('hex');
     this.keys.push({ digest: keyDigest, identity: { keyId: hex.slice(0, 12), accountId: bootstrapAccountId(hex), admin } });
   }
@@ -41,7 +41,7 @@ export class ApiKeyRegistry {
   /** Compares digests in constant time so response timing leaks nothing about valid keys. */
   identify(presented: string | undefined): ApiKeyIdentity | null {
     if (!presented) return null;
-    const candidate = digest('sha256', presented);
+    const candidate = createHash('sha256').update(presented).digest();
     let found: ApiKeyIdentity | null = null;
     for (const key of this.keys) {
       if (timingSafeEqual(key.digest, candidate)) found = key.identity;

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { digest } from '../util/digest';
+import { createHash, randomBytes } from 'node:crypto';
 
 /**
  * API keys of accounts: `imk_<keyId>_<secret>`. The key id is not secret (it names the key in
@@ -17,7 +16,7 @@ export interface NewApiKey {
 }
 
 export function apiKeyDigest(apiKey: string): string {
-  return digest('sha256', apiKey).toString('hex');
+  return createHash('sha256').update(apiKey).digest('hex');
 }
 
 export function newApiKey(): NewApiKey {

@@ -1,4 +1,4 @@
-import { digest } from './digest';
+import { createHash } from 'node:crypto';
 
 const namespaces = new Map<string, Buffer>();
 
@@ -19,7 +19,7 @@ function namespaceBytes(namespace: string): Buffer {
  * more than the hash itself on the ingestion path.
  */
 export function nameBasedUuid(name: string, namespace: string): string {
-  const hash = digest('sha1', Buffer.concat([namespaceBytes(namespace), Buffer.from(name, 'utf8')]));
+  const hash = createHash('sha1').update(namespaceBytes(namespace)).update(name, 'utf8').digest();
   hash[6] = ((hash[6] as number) & 0x0f) | 0x50;
   hash[8] = ((hash[8] as number) & 0x3f) | 0x80;
   const hex = hash.toString('hex', 0, 16);

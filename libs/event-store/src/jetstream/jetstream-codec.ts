@@ -1,4 +1,5 @@
-import { digest, isPlainObject } from '@immo/contracts';
+import { createHash } from 'node:crypto';
+import { isPlainObject } from '@immo/contracts';
 
 /**
  * A commit is one JetStream message holding up to this many events. The global position of an
@@ -39,7 +40,9 @@ export function streamFromSubject(subjectPrefix: string, subject: string): strin
  * because the dedupe window is shared by every event stream living in the JetStream stream.
  */
 export function commitMessageId(stream: string, eventIds: readonly string[]): string {
-  return digest('sha256', eventIds.length === 0 ? stream : `${stream}\n${eventIds.join('\n')}`).toString('hex');
+  return createHash('sha256')
+    .update(eventIds.length === 0 ? stream : `${stream}\n${eventIds.join('\n')}`)
+    .digest('hex');
 }
 
 export const FIRST_REVISION_HEADER = 'Es-First-Revision';
