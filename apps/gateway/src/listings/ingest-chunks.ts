@@ -8,26 +8,24 @@ import type { IngestAdvertsReply } from '@immo/contracts';
 export const CHUNK_BUDGET_BYTES = 512 * 1024;
 
 /**
- * The batch as JSON arrays of consecutive items, each under the byte budget (an item larger than
- * the budget alone). Each item is encoded once: its text both measures it and goes into its chunk,
- * which is sent as it is (see `JsonText`), rather than measured, then encoded again whole.
+ * The batch as runs of consecutive items whose JSON stays under the byte budget (an item larger
+ * than the budget alone).
  */
-export function jsonChunksBySize(items: readonly unknown[], budgetBytes = CHUNK_BUDGET_BYTES): string[] {
-  const chunks: string[] = [];
-  let current: string[] = [];
+export function chunksBySize<T>(items: readonly T[], budgetBytes = CHUNK_BUDGET_BYTES): T[][] {
+  const chunks: T[][] = [];
+  let current: T[] = [];
   let size = 0;
   for (const item of items) {
-    const text = JSON.stringify(item) ?? 'null';
-    const itemSize = Buffer.byteLength(text) + 1;
+    const itemSize = Buffer.byteLength(JSON.stringify(item) ?? 'null') + 1;
     if (current.length > 0 && size + itemSize > budgetBytes) {
-      chunks.push(`[${current.join(',')}]`);
+      chunks.push(current);
       current = [];
       size = 0;
     }
-    current.push(text);
+    current.push(item);
     size += itemSize;
   }
-  if (current.length > 0) chunks.push(`[${current.join(',')}]`);
+  if (current.length > 0) chunks.push(current);
   return chunks;
 }
 

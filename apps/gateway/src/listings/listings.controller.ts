@@ -9,7 +9,6 @@ import {
   type PropertyDocument,
 } from '@immo/contracts';
 import { searchVariables, type CriteriaEndpoint } from '@immo/property-criteria';
-import { JsonText } from '@immo/service-kit';
 import { AdminOnly } from '../auth/public.decorator';
 import { BracketQuery } from '../http/bracket-query.decorator';
 import { hydraCollection } from '../http/hydra-collection';
@@ -17,7 +16,7 @@ import { ProblemException } from '../http/problem';
 import { validateBody } from '../http/query-params';
 import type { ParsedQuery } from '../http/query-string';
 import { ServiceClient } from '../rpc/service-client';
-import { jsonChunksBySize, mergeReplies } from './ingest-chunks';
+import { chunksBySize, mergeReplies } from './ingest-chunks';
 import { parsedCriteria, relayPropertyPage } from './property-pages';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -104,8 +103,8 @@ export class ListingsController {
     const parsed = validateBody(ingestBodySchema, body);
     const snapshots = Array.isArray(parsed) ? parsed : parsed.snapshots;
     const replies: IngestAdvertsReply[] = [];
-    for (const chunk of jsonChunksBySize(snapshots)) {
-      replies.push(await this.services.request<IngestAdvertsReply>(LISTINGS_SUBJECTS.ingestAdverts, new JsonText(`{"snapshots":${chunk}}`), INGEST_TIMEOUT_MS));
+    for (const chunk of chunksBySize(snapshots)) {
+      replies.push(await this.services.request<IngestAdvertsReply>(LISTINGS_SUBJECTS.ingestAdverts, { snapshots: chunk }, INGEST_TIMEOUT_MS));
     }
     return mergeReplies(replies);
   }

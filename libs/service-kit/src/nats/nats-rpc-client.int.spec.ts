@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { startNatsServer, type RunningNatsServer } from '@immo/testing';
 import { parseRpcPayload } from '../rpc/parse-rpc-payload';
 import { connectNats } from './connect-nats';
-import { JsonText } from './json-text';
 import { NatsRpcClient, RpcCallError } from './nats-rpc-client';
 
 const echoSchema = z.object({ text: z.string().min(1) }).strict();
@@ -54,12 +53,6 @@ describe('NatsRpcClient against a Nest microservice on a real nats-server', () =
 
   it('returns the handler response', async () => {
     await expect(client.request('test.echo.v1', { text: 'bonjour' })).resolves.toEqual({ echoed: 'bonjour' });
-  });
-
-  it('sends data given as JSON text as it is, inside an envelope Nest reads', async () => {
-    await expect(client.request('test.echo.v1', new JsonText('{"text":"d\u00e9j\u00e0 \\"vu\\""}'))).resolves.toEqual({ echoed: 'déjà "vu"' });
-    const failure = await client.request('test.echo.v1', new JsonText('{"text":""}')).catch((e: unknown) => e);
-    expect(failure).toMatchObject({ kind: 'remote', payload: { status: 400, violations: [expect.objectContaining({ propertyPath: 'text' })] } });
   });
 
   it('surfaces the service-side validation error with its violations', async () => {

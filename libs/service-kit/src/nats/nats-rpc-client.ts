@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { ErrorCode, JSONCodec, type Msg, type NatsConnection, type NatsError, type RequestOptions } from 'nats';
 import { isRpcErrorPayload, type RpcErrorPayload } from '@immo/contracts';
 import { observeNatsRequest, requestDuration } from '../metrics/nats-request-metrics';
-import { JSON_RESPONSE_OFFSET_HEADER, JsonText, objectEndingWith } from './json-text';
+import { JSON_RESPONSE_OFFSET_HEADER } from './json-text';
 import { requestIdHeaders } from './request-id-headers';
 
 export type RpcFailureKind = 'timeout' | 'unavailable' | 'remote' | 'too-large';
@@ -51,7 +51,6 @@ export class NatsRpcClient {
     requestDuration();
   }
 
-  /** `data` is sent as JSON; as `JsonText` when it is JSON already. */
   async request<TResponse>(subject: string, data: unknown, options: RpcRequestOptions = {}): Promise<TResponse> {
     return this.timed(subject, async () => {
       const message = await this.call(subject, data, options);
@@ -104,14 +103,9 @@ export class NatsRpcClient {
   }
 }
 
-/**
- * Nest's request envelope. `data` given as `JsonText` (a batch the caller encoded item by item) is
- * spliced in as it is, not parsed and encoded again.
- */
+/** Nest's request envelope. */
 function envelope(subject: string, data: unknown): Uint8Array {
-  const id = randomUUID();
-  if (!(data instanceof JsonText)) return codec.encode({ pattern: subject, data, id });
-  return objectEndingWith(`{"pattern":${JSON.stringify(subject)},"id":"${id}","data":`, data.bytes);
+  return codec.encode({ pattern: subject, data, id: randomUUID() });
 }
 
 /** The handler's response, or its error as an `RpcCallError`. */
