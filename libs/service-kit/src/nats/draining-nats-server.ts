@@ -11,6 +11,8 @@ import type { Observable, Subscription as RxSubscription } from 'rxjs';
 export class DrainingNatsServer extends ServerNats {
   private handling = 0;
   private readonly idle: (() => void)[] = [];
+  /** The subscriptions Nest made for the handlers (see `bindEvents`). */
+  private readonly handlerSubscriptions: Subscription[] = [];
 
   constructor(options: Required<NatsOptions>['options']) {
     super(options);
@@ -23,13 +25,26 @@ export class DrainingNatsServer extends ServerNats {
   override start(callback: (err?: unknown, ...optionalParams: unknown[]) => void): void {
     super.start((err?: unknown) => {
       if (err) return callback(err);
-      // Nest keeps its connection in a private field.
-      const client = (this as unknown as { natsClient: NatsConnection | null }).natsClient;
-      (client?.flush() ?? Promise.resolve()).then(
+      this.unwrap<NatsConnection>().flush().then(
         () => callback(),
         (error: unknown) => callback(error),
       );
     });
+  }
+
+  /**
+   * Nest subscribes each handler's subject on the client it is given here and keeps the
+   * subscriptions to itself: it is given a client that notes them and subscribes on the real one.
+   */
+  override bindEvents(client: NatsConnection): void {
+    const noting: Pick<NatsConnection, 'subscribe'> = {
+      subscribe: (subject, options) => {
+        const subscription = client.subscribe(subject, options);
+        this.handlerSubscriptions.push(subscription);
+        return subscription;
+      },
+    };
+    super.bindEvents(noting);
   }
 
   get inFlight(): number {
@@ -71,10 +86,9 @@ export class DrainingNatsServer extends ServerNats {
 
   /** Resolves once no request is being handled, or after `timeoutMs`; false when some were still running. */
   async drainRequests(timeoutMs: number): Promise<boolean> {
-    // Nest keeps the subscriptions it made in a private field. Draining (not just unsubscribing)
-    // also handles the requests the server routed here before it learnt of the unsubscription.
-    const subscriptions = (this as unknown as { subscriptions: Subscription[] }).subscriptions;
-    await Promise.all(subscriptions.map((subscription) => subscription.drain().catch(() => undefined)));
+    // Draining (not just unsubscribing) also handles the requests the server routed here before
+    // it learnt of the unsubscription.
+    await Promise.all(this.handlerSubscriptions.map((subscription) => subscription.drain().catch(() => undefined)));
     if (this.handling === 0) return true;
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(false), timeoutMs);
