@@ -16,7 +16,8 @@
  * of published adverts is remembered; when full, a random one is forgotten (it stays published,
  * like an advert its crawler stopped visiting).
  */
-import { mulberry32, type AdvertSnapshot } from '@immo/contracts';
+import { type AdvertSnapshot } from '@immo/contracts';
+import { mulberry32 } from '@immo/runtime';
 import {
   communeWeightsOf,
   FALLBACK_COMMUNES,

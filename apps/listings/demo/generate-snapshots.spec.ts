@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mulberry32, validateSnapshot, type AdvertSnapshot } from '@immo/contracts';
+import { validateSnapshot, type AdvertSnapshot } from '@immo/contracts';
+import { mulberry32 } from '@immo/runtime';
 import {
   ADVERT_EVENT_TYPES,
   advertId,

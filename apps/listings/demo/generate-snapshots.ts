@@ -25,7 +25,8 @@
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { mulberry32, type AdvertSnapshot } from '@immo/contracts';
+import { type AdvertSnapshot } from '@immo/contracts';
+import { mulberry32 } from '@immo/runtime';
 import { FALLBACK_COMMUNES, type DemoCommune } from './fallback-communes';
 
 export { FALLBACK_COMMUNES, type DemoCommune };

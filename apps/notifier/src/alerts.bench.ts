@@ -10,7 +10,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connect } from 'nats';
-import { ALERT_NOTIFICATIONS_SUBJECT, mulberry32, samplePropertyDocument, type AlertNotification, type CreatedAccount, type SearchRecord } from '@immo/contracts';
+import { ALERT_NOTIFICATIONS_SUBJECT, samplePropertyDocument, type AlertNotification, type CreatedAccount, type SearchRecord } from '@immo/contracts';
+import { mulberry32 } from '@immo/runtime';
 import { withTemporaryStack, type RunningStack } from '@immo/stack';
 import { httpRequest, startWebhookReceiver, type Measurement, type Scenario, type WebhookReceiver } from '@immo/testing';
 

@@ -1,7 +1,7 @@
 import type { DocumentStore } from './document-store.port';
 import type { DocumentStoreFailedError } from './errors';
 import { EmbeddedDocumentStore } from './embedded/embedded-document-store';
-import type { YieldToEventLoop } from '@immo/contracts';
+import type { YieldToEventLoop } from '@immo/runtime';
 
 export type DocumentStoreConfig =
   | { kind: 'embedded'; dataDir?: string; yieldToEventLoop?: YieldToEventLoop; onFailure?: (failure: DocumentStoreFailedError) => void }

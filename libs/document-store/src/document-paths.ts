@@ -4,7 +4,7 @@
  * element (`photos.0.url`).
  */
 
-import { isPlainObject } from '@immo/contracts';
+import { isPlainObject } from '@immo/runtime';
 
 const pathCache = new Map<string, readonly string[]>();
 

@@ -11,7 +11,8 @@
  * The searched texts are the titles and descriptions of the property and of each of its adverts;
  * a phrase never spans two of them.
  */
-import { isPlainObject, type PropertyDocument, type Violation } from '@immo/contracts';
+import { type PropertyDocument, type Violation } from '@immo/contracts';
+import { isPlainObject } from '@immo/runtime';
 import type { ExpressionCondition, ExpressionGroup } from './criteria';
 import { MAX_EXPRESSION_WORD_LENGTH } from './limits';
 import { isContainer, listItems } from './list-items';

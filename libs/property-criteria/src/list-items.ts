@@ -6,7 +6,7 @@
  * keys, read here in index order. Each item keeps the path the caller wrote, so a violation points
  * at `propertyTypes[2]` rather than at the whole list.
  */
-import { isPlainObject } from '@immo/contracts';
+import { isPlainObject } from '@immo/runtime';
 import { isBlank, type ValueResult } from './query-values';
 
 export interface ListItem {

@@ -1,7 +1,7 @@
 /**
  * Paging and sorting parameters: `page`, `itemsPerPage`, `order[<field>]`, `sortMode`.
  */
-import { isPlainObject } from '@immo/contracts';
+import { isPlainObject } from '@immo/runtime';
 import { DEFAULT_ORDER, type OrderClause, type OrderField, type SortDirection, type SortMode } from './criteria';
 import { MAX_ITEMS_PER_PAGE } from './limits';
 import type { ParameterReader } from './parameter-reader';

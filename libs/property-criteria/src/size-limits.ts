@@ -2,7 +2,8 @@
  * Refuses absurd sizes before any value is read (see limits.ts): only containers are counted here,
  * so a query of a million points costs a count, not a million coordinate checks.
  */
-import { isPlainObject, type Violation } from '@immo/contracts';
+import { type Violation } from '@immo/contracts';
+import { isPlainObject } from '@immo/runtime';
 import { MAX_ARRAY_ITEMS, MAX_EXPRESSION_WORDS, MAX_SHAPE_POINTS } from './limits';
 import { containerSize } from './list-items';
 

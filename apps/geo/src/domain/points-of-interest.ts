@@ -39,7 +39,7 @@
  * Rows that do not make a valid POI are skipped and counted in `skipped`.
  */
 import { readFileSync } from 'node:fs';
-import { mulberry32 } from '@immo/contracts';
+import { mulberry32 } from '@immo/runtime';
 import { type CityDirectory, type CityEntry, getCityDirectory } from './city-directory';
 import { GeoValidationError } from './domain-errors';
 import { type BBox, type LatLon, bboxAround, haversineKm, isValidLatLon, kmToLatDegrees, kmToLonDegrees } from './geo-math';

@@ -25,7 +25,8 @@
  *   before `seenAt`. `decideExpiry(state, now)` covers an announced expiry passing between crawls.
  *   An expired advert seen live again, by a crawl made after its expiry, emits `AdvertRelisted`.
  */
-import { nameBasedUuid, type AdvertEvent, type AdvertLocation, type AdvertSnapshot } from '@immo/contracts';
+import { type AdvertEvent, type AdvertLocation, type AdvertSnapshot } from '@immo/contracts';
+import { nameBasedUuid } from '@immo/runtime';
 import type { EventData } from '@immo/event-store';
 import {
   ADVERT_EVENT_TYPES,

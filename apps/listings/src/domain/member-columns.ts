@@ -7,7 +7,7 @@
  * heap), and V8 walks every one of them on each full collection while ingestion waits. Columns
  * are a dozen arrays whatever the number of adverts.
  */
-import { ShardedMap } from '@immo/contracts';
+import { ShardedMap } from '@immo/runtime';
 
 /** Numbers a member is matched on; NaN when the advert does not say. */
 export const NUMBER_COLUMNS = ['surface', 'landSurface', 'room', 'floor', 'price', 'lat', 'lon'] as const;

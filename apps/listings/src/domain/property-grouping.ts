@@ -47,7 +47,8 @@
  * looks only at the members whose surface is within tolerance, found by binary search, instead of
  * scanning properties. Members are stored in columns (`MemberColumns`).
  */
-import { greatCircleMetres, internString, nameBasedUuid } from '@immo/contracts';
+import { greatCircleMetres } from '@immo/contracts';
+import { internString, nameBasedUuid } from '@immo/runtime';
 import { ADVERT_EVENT_TYPES, type AdvertDomainEvent, type AdvertState } from './advert.events';
 import { MemberColumns, SortedSlots } from './member-columns';
 

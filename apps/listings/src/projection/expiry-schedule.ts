@@ -1,4 +1,4 @@
-import { ShardedMap } from '@immo/contracts';
+import { ShardedMap } from '@immo/runtime';
 
 const HOUR_MS = 3_600_000;
 

@@ -7,7 +7,7 @@
  * stay as long as the peak number of properties without a renumbering pass. A replaced property
  * keeps its number, so an update that changes a price touches one column cell and no postings.
  */
-import { internString, ShardedMap } from '@immo/contracts';
+import { internString, ShardedMap } from '@immo/runtime';
 import { AdvertTable } from './advert-table';
 import { Bitset } from './bitset';
 import { EventTable } from './event-table';

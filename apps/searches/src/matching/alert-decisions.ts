@@ -15,12 +15,8 @@
  *   of a subscribed kind to `eventEndpoint`; without the endpoint, to the search's live stream only. Their ids derive from what caused them, so a
  *   duplicated integration event gives the same notification id, which the notifier drops.
  */
-import {
-  nameBasedUuid,
-  type AlertNotification,
-  type ListingsIntegrationEvent,
-  type NotificationKind,
-} from '@immo/contracts';
+import { type AlertNotification, type ListingsIntegrationEvent, type NotificationKind } from '@immo/contracts';
+import { nameBasedUuid } from '@immo/runtime';
 import { adEventOf, eventPayload, matchPayload, type MatchFacts } from './webhook-payloads';
 
 /** Namespace of the ids the matcher derives (matches and notifications). */

@@ -13,7 +13,8 @@
 import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { mulberry32, type City, type GeoPoint, type PropertyDocument } from '@immo/contracts';
+import { type City, type GeoPoint, type PropertyDocument } from '@immo/contracts';
+import { mulberry32 } from '@immo/runtime';
 import { matches, parsePropertyCriteria, type PropertyCriteria } from '@immo/property-criteria';
 import { aCity, aPropertyDocument } from '@immo/property-criteria/testing';
 import type { Measurement, Scenario } from '@immo/testing';

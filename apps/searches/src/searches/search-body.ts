@@ -4,7 +4,8 @@
  * the alert matcher run. Criteria are validated by the criteria library, with the same messages as
  * `GET /documents/properties`; every bad field is reported at once, under its own name.
  */
-import { ADVERT_WEBHOOK_KINDS, isPlainObject, type Violation } from '@immo/contracts';
+import { ADVERT_WEBHOOK_KINDS, type Violation } from '@immo/contracts';
+import { isPlainObject } from '@immo/runtime';
 import { ENDPOINT_PARAMETERS, parsePropertyCriteria, type PropertyCriteria } from '@immo/property-criteria';
 import qs from 'qs';
 import { z } from 'zod';

@@ -17,7 +17,7 @@
  */
 import { z } from 'zod';
 import type { Violation } from '../rpc/violation';
-import { isPlainObject } from '../util/plain-object';
+import { isPlainObject } from '@immo/runtime';
 import { httpUrl } from './http-url.schema';
 
 /** Plausibility bounds. Values outside are crawler bugs, placeholders or unit mix-ups. */

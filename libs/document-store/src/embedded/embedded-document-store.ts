@@ -10,7 +10,7 @@ import { assertStoredDocument } from '../document-validation';
 import { DocumentStoreClosedError, DocumentStoreFailedError, DuplicateKeyError } from '../errors';
 import { type BodyStore, documentCopier, LmdbBodyStore, MemoryBodyStore } from './body-store';
 import { type AppliedWrite, type CollectionHost, EmbeddedDocumentCollection, type Undo } from './embedded-collection';
-import type { YieldToEventLoop } from '@immo/contracts';
+import type { YieldToEventLoop } from '@immo/runtime';
 import { LmdbPersistence, type PersistOp } from './lmdb-persistence';
 import { type Skeleton, skeletonOf } from './skeleton';
 import { newSkeletonMap } from './skeleton-table';

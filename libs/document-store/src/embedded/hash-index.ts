@@ -5,7 +5,7 @@
  * candidates: the full filter is still evaluated on each of them, so an index may safely answer
  * a superset but never miss a match.
  */
-import { ShardedMap } from '@immo/contracts';
+import { ShardedMap } from '@immo/runtime';
 import { isPlainObject, splitPath, walkPath } from '../document-paths';
 
 export type IndexKey = string | number | boolean | bigint | null;

@@ -1,4 +1,4 @@
-import { internedCount, internString } from '@immo/contracts';
+import { internedCount, internString } from '@immo/runtime';
 import type { CollectionSpec, StoredDocument } from '../document-store.port';
 import { EmbeddedDocumentStore } from './embedded-document-store';
 import { forgetReplacedStrings } from './skeleton';

@@ -15,7 +15,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { Packr } from 'msgpackr';
-import type { YieldToEventLoop } from '@immo/contracts';
+import type { YieldToEventLoop } from '@immo/runtime';
 import type { StoredDocument } from '../document-store.port';
 import { compressionOption, dictionaryFrom } from './compression-dictionary';
 import { fileFormatOf, markStoreFormat, unusableFormatReason } from './store-format';

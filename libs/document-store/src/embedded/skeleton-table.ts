@@ -1,4 +1,4 @@
-import { ShardedMap } from '@immo/contracts';
+import { ShardedMap } from '@immo/runtime';
 import { isPlainObject, splitPath } from '../document-paths';
 import type { Skeleton } from './skeleton';
 

@@ -5,7 +5,7 @@
  * keeps large collections off the JS heap while equality lookups, revision guards and sorted
  * pages stay in memory.
  */
-import { forgetInterned, internString } from '@immo/contracts';
+import { forgetInterned, internString } from '@immo/runtime';
 import type { Filter, SortSpec, StoredDocument } from '../document-store.port';
 import { isPlainObject, splitPath } from '../document-paths';
 

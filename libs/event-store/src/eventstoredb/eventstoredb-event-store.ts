@@ -17,7 +17,7 @@ import {
   type ReadPosition,
   type ResolvedEvent,
 } from '@eventstore/db-client';
-import { isPlainObject } from '@immo/contracts';
+import { isPlainObject } from '@immo/runtime';
 import { assertValidAppend } from '../append-validation';
 import {
   WrongExpectedVersionError,

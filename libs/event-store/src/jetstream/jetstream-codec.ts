@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isPlainObject } from '@immo/contracts';
+import { isPlainObject } from '@immo/runtime';
 
 /**
  * A commit is one JetStream message holding up to this many events. The global position of an

@@ -13,7 +13,7 @@ import {
   type NatsConnection,
   type OrderedConsumerOptions,
 } from 'nats';
-import type { YieldToEventLoop } from '@immo/contracts';
+import type { YieldToEventLoop } from '@immo/runtime';
 import { assertValidAppend, expectedAsNumber } from '../append-validation';
 import {
   WrongExpectedVersionError,

@@ -1,4 +1,4 @@
-import type { YieldToEventLoop } from '@immo/contracts';
+import type { YieldToEventLoop } from '@immo/runtime';
 
 /** Undefined to go on, or a promise to wait for first: what `EventLoopSlice.yieldIfDue` answers (declared in contracts, asked by the stores between pieces of their work). */
 export type { YieldToEventLoop };
