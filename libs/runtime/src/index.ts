@@ -7,3 +7,4 @@ export * from './intern-string';
 export * from './sharded-map';
 export * from './seeded-random';
 export * from './yield-to-event-loop';
+export * from './serial-loop';

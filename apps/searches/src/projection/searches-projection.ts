@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { DocumentCollection, DocumentStore, DocumentWrite, StoredDocument } from '@immo/document-store';
 import type { AllSubscription, EventStore, RecordedEvent } from '@immo/event-store';
+import { SerialBatches } from '@immo/runtime';
 import { ACCOUNT_STREAM_PREFIX, evolveAccount, isAccountEvent, type AccountEvent, type AccountState } from '../accounts/account-events';
 import { evolveSearch, isSearchEvent, SEARCH_STREAM_PREFIX, type SearchEvent } from '../searches/search-events';
 import {
@@ -43,11 +44,14 @@ export class SearchesProjection {
   private headAtStart: number | null = null;
   private readonly waiters: { position: number; resolve: () => void }[] = [];
   private stopped = true;
-  /** Events received and not yet committed, and the commit loop working on them. */
-  private pending: RecordedEvent[] = [];
-  private draining: Promise<void> | null = null;
   /** Bumped by each subscription: events of an abandoned one are dropped. */
   private generation = 0;
+  /** Events received and not yet committed, committed a batch at a time. */
+  private readonly batches = new SerialBatches<{ event: RecordedEvent; generation: number }>(
+    MAX_BATCH,
+    (batch) => this.commitBatch(batch),
+    (error) => this.logger.error(String(error)),
+  );
   private readonly committedListeners: ((event: RecordedEvent) => void)[] = [];
   private readonly searchListeners: ((searchId: string, doc: SearchDoc | null, position: number) => void)[] = [];
 
@@ -95,7 +99,7 @@ export class SearchesProjection {
     await this.subscription?.unsubscribe();
     this.subscription = null;
     // The commit under way finishes before the store may close.
-    await this.draining;
+    await this.batches.idle();
   }
 
   /** Resolves once the event at `position` is committed to the read models, or after `timeoutMs`. */
@@ -123,7 +127,7 @@ export class SearchesProjection {
 
   private follow(from: number | null): void {
     const generation = ++this.generation;
-    this.pending = [];
+    this.batches.clear();
     const subscription = this.eventStore.subscribeToAll({
       ...(from !== null ? { fromPosition: from } : {}),
       streamPrefixes: [ACCOUNT_STREAM_PREFIX, SEARCH_STREAM_PREFIX],
@@ -133,10 +137,9 @@ export class SearchesProjection {
       try {
         for await (const event of subscription) {
           if (this.stopped || generation !== this.generation) break;
-          this.pending.push(event);
-          this.kick();
+          this.batches.push({ event, generation });
           // Backpressure: a long replay waits for its commits instead of queueing the whole log.
-          if (this.pending.length >= MAX_BATCH) await this.draining;
+          if (this.batches.backlog >= MAX_BATCH) await this.batches.idle();
         }
       } catch (error) {
         this.resume(generation, error);
@@ -148,6 +151,8 @@ export class SearchesProjection {
   private resume(generation: number, error: unknown): void {
     if (this.stopped || generation !== this.generation) return;
     this.generation++;
+    // The events behind the failed ones wait for the next subscription, which starts after the last commit.
+    this.batches.clear();
     this.logger.error(`projection failed after position ${this.committed ?? 'none'}: ${String(error)}; resuming`);
     void this.subscription?.unsubscribe();
     setTimeout(() => {
@@ -155,20 +160,12 @@ export class SearchesProjection {
     }, RESUBSCRIBE_MS).unref();
   }
 
-  /** Runs the commit loop unless it runs already; it goes on while events are pending. */
-  private kick(): void {
-    if (this.draining !== null || this.stopped) return;
-    this.draining = this.drain(this.generation).finally(() => {
-      this.draining = null;
-      if (this.pending.length > 0) this.kick();
-    });
-  }
-
-  private async drain(generation: number): Promise<void> {
+  /** Commits a batch of the current subscription's events; a failure starts over after the last commit. */
+  private async commitBatch(batch: { event: RecordedEvent; generation: number }[]): Promise<void> {
+    const generation = batch[0]?.generation;
+    if (this.stopped || generation !== this.generation) return;
     try {
-      while (this.pending.length > 0 && !this.stopped && generation === this.generation) {
-        await this.applyBatch(this.pending.splice(0, MAX_BATCH));
-      }
+      await this.applyBatch(batch.map(({ event }) => event));
     } catch (error) {
       this.resume(generation, error);
     }

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { AckPolicy, DeliverPolicy, NatsError, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
+import { SerialBatches } from '@immo/runtime';
 import { ensureJetStream, type StreamSettings } from '../outbox/integration-streams';
 
 const RESTART_MS = 1000;
@@ -32,8 +33,7 @@ export interface DurableBatchConsumerOptions {
 export class DurableBatchConsumer {
   private readonly logger: Logger;
   private messages: ConsumerMessages | null = null;
-  private pending: JsMsg[] = [];
-  private draining: Promise<void> | null = null;
+  private readonly batches: SerialBatches<JsMsg>;
   private stopped = true;
   private handled = 0;
   private failures = 0;
@@ -43,6 +43,8 @@ export class DurableBatchConsumer {
     private readonly options: DurableBatchConsumerOptions,
   ) {
     this.logger = new Logger(`consumer ${options.durable}`);
+    // A batch's failure is handled inside `handleBatch`: the loop never sees one.
+    this.batches = new SerialBatches(options.maxBatch, (batch) => this.handleBatch(batch), (error) => this.logger.error(String(error)));
   }
 
   get handledCount(): number {
@@ -63,7 +65,7 @@ export class DurableBatchConsumer {
     this.stopped = true;
     this.messages?.stop();
     this.messages = null;
-    await this.draining;
+    await this.batches.idle();
   }
 
   private async ensureConsumer(): Promise<void> {
@@ -103,10 +105,9 @@ export class DurableBatchConsumer {
             message.nak();
             break;
           }
-          this.pending.push(message);
-          this.kick();
+          this.batches.push(message);
           // Backpressure: a long backlog waits for its commits instead of piling up here.
-          if (this.pending.length >= this.options.maxBatch * 2) await this.draining;
+          if (this.batches.backlog >= this.options.maxBatch * 2) await this.batches.idle();
         }
       } catch (error) {
         if (!this.stopped) this.logger.warn(`consuming failed (${String(error)}); resuming in ${RESTART_MS} ms`);
@@ -115,26 +116,16 @@ export class DurableBatchConsumer {
     }
   }
 
-  private kick(): void {
-    if (this.draining !== null) return;
-    this.draining = this.drain().finally(() => {
-      this.draining = null;
-      if (this.pending.length > 0 && !this.stopped) this.kick();
-    });
-  }
-
-  private async drain(): Promise<void> {
-    while (this.pending.length > 0) {
-      const batch = this.pending.splice(0, this.options.maxBatch);
-      try {
-        await this.options.handle(batch);
-        for (const message of batch) message.ack();
-        this.handled += batch.length;
-      } catch (error) {
-        this.failures++;
-        this.logger.error(`handling ${batch.length} messages failed (${String(error)}); they will be sent again`);
-        for (const message of batch) message.nak(REDELIVER_AFTER_FAILURE_MS);
-      }
+  /** Acknowledges a batch once its outcome is stored, or has it sent again. */
+  private async handleBatch(batch: JsMsg[]): Promise<void> {
+    try {
+      await this.options.handle(batch);
+      for (const message of batch) message.ack();
+      this.handled += batch.length;
+    } catch (error) {
+      this.failures++;
+      this.logger.error(`handling ${batch.length} messages failed (${String(error)}); they will be sent again`);
+      for (const message of batch) message.nak(REDELIVER_AFTER_FAILURE_MS);
     }
   }
 }

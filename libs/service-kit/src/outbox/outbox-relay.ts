@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { CollectionSpec, DocumentCollection, DocumentStore, StoredDocument } from '@immo/document-store';
 import { ErrorCode, NatsError } from 'nats';
+import { SerialLoop } from '@immo/runtime';
 import { eventLoopSlice } from '../scheduling/event-loop-slice';
 
 /** Publishes one JSON-encoded message under its id; resolves once the broker has stored it. */
@@ -70,8 +71,11 @@ export function isPermanentPublishFailure(error: unknown): boolean {
 export class OutboxRelay {
   private readonly logger = new Logger('OutboxRelay');
   private readonly outbox: DocumentCollection<OutboxRecord>;
-  private draining: Promise<void> | null = null;
-  private again = false;
+  /** Drains one at a time; a kick during a drain drains once more after it. */
+  private readonly drains = new SerialLoop(
+    () => this.drain(),
+    (error) => this.retryLater(error),
+  );
   private retryTimer: NodeJS.Timeout | null = null;
   private retryMs = RETRY_MIN_MS;
   /**
@@ -132,18 +136,8 @@ export class OutboxRelay {
       if (this.remembered.size >= MAX_REMEMBERED) break;
       this.remembered.set(record._id, record);
     }
-    if (this.draining) {
-      this.again = true;
-      return;
-    }
     if (this.retryTimer) return; // a retry is already scheduled after a failure
-    this.draining = this.drain().finally(() => {
-      this.draining = null;
-      if (this.again) {
-        this.again = false;
-        this.kick();
-      }
-    });
+    this.drains.kick();
   }
 
   /** Resolves once the outbox is empty (for tests and graceful shutdown). */
@@ -151,7 +145,7 @@ export class OutboxRelay {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       // Checked once more at the deadline: a drain that ends during the last pause has settled in time.
-      if ((await this.outbox.count({})) === 0 && !this.draining) return true;
+      if ((await this.outbox.count({})) === 0 && !this.drains.busy) return true;
       if (Date.now() >= deadline) return false;
       await new Promise((r) => setTimeout(r, 25));
     }
@@ -161,7 +155,7 @@ export class OutboxRelay {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
-    await this.draining;
+    await this.drains.idle();
     this.remembered.clear();
   }
 
@@ -177,69 +171,72 @@ export class OutboxRelay {
     });
   }
 
+  /** Publishes and deletes a page at a time until the outbox is empty; throws on a failed publish. */
   private async drain(): Promise<void> {
-    try {
-      for (;;) {
-        if (this.stopped) return;
-        const ids = (await this.outbox.find({}, { sort: { _id: 1 }, limit: PAGE, projection: { _id: 1 } })).map((record) => record._id);
-        if (ids.length === 0) {
-          // Everything committed is published: what is still remembered never reached the store.
-          this.remembered.clear();
-          return;
-        }
-        // Pipelined on one connection, so the broker receives them in outbox order. Encoding a
-        // page (up to 500 messages of several KB) in one go held the event loop for 100 to 240 ms:
-        // the loop gets its turns between messages, as other long loops of the process do.
-        const page: OutboxRecord[] = [];
-        const sent: Promise<PromiseSettledResult<void>>[] = [];
-        for (let start = 0; start < ids.length; start += READ_CHUNK) {
-          const due = start > 0 ? eventLoopSlice.yieldIfDue() : undefined;
-          if (due) await due;
-          const records = await this.recordsOf(ids.slice(start, start + READ_CHUNK));
-          for (const [i, record] of records.entries()) {
-            const turn = i > 0 ? eventLoopSlice.yieldIfDue() : undefined;
-            if (turn) await turn;
-            page.push(record);
-            sent.push(settle(this.publish(record.subject, record.eventId, record.payload)));
-          }
-        }
-        const results = await Promise.all(sent);
-        const acknowledged = page.filter((_, i) => results[i]?.status === 'fulfilled');
-        const dead = page.flatMap((record, i) => {
-          const result = results[i];
-          return result?.status === 'rejected' && isPermanentPublishFailure(result.reason) ? [{ record, reason: String(result.reason) }] : [];
-        });
-        if (acknowledged.length > 0 || dead.length > 0) {
-          const { outbox, deadLetters } = this.collections;
-          // Out of the outbox, and dead letters kept aside, in one commit.
-          await this.store.commit([
-            ...acknowledged.map((record) => ({ collection: outbox.name, deleteId: record._id })),
-            ...dead.flatMap(({ record, reason }) => [
-              { collection: deadLetters.name, upsert: { ...record, reason } as DeadLetterRecord },
-              { collection: outbox.name, deleteId: record._id },
-            ]),
-          ]);
-          for (const { _id } of acknowledged) this.remembered.delete(_id);
-          for (const { record } of dead) this.remembered.delete(record._id);
-          this.published += acknowledged.length;
-          this.deadLettered += dead.length;
-          for (const { record, reason } of dead) this.logger.error(`integration event ${record.eventId} can never be published (${reason}); kept in ${this.collections.deadLetters.name}`);
-        }
-        const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !isPermanentPublishFailure(r.reason));
-        if (failed) throw failed.reason;
-        this.retryMs = RETRY_MIN_MS;
+    for (;;) {
+      // Stopped, or a retry is scheduled after a failure: that retry drains.
+      if (this.stopped || this.retryTimer) return;
+      const ids = (await this.outbox.find({}, { sort: { _id: 1 }, limit: PAGE, projection: { _id: 1 } })).map((record) => record._id);
+      if (ids.length === 0) {
+        // Everything committed is published: what is still remembered never reached the store.
+        this.remembered.clear();
+        return;
       }
-    } catch (error) {
-      this.failures++;
-      if (this.stopped) return;
-      this.logger.warn(`publishing the outbox failed (${String(error)}); retrying in ${this.retryMs} ms`);
-      this.retryTimer = setTimeout(() => {
-        this.retryTimer = null;
-        this.kick();
-      }, this.retryMs);
-      // A pending retry alone does not hold the process open (its service's connections do).
-      this.retryTimer.unref();
-      this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+      // Pipelined on one connection, so the broker receives them in outbox order. Encoding a
+      // page (up to 500 messages of several KB) in one go held the event loop for 100 to 240 ms:
+      // the loop gets its turns between messages, as other long loops of the process do.
+      const page: OutboxRecord[] = [];
+      const sent: Promise<PromiseSettledResult<void>>[] = [];
+      for (let start = 0; start < ids.length; start += READ_CHUNK) {
+        const due = start > 0 ? eventLoopSlice.yieldIfDue() : undefined;
+        if (due) await due;
+        const records = await this.recordsOf(ids.slice(start, start + READ_CHUNK));
+        for (const [i, record] of records.entries()) {
+          const turn = i > 0 ? eventLoopSlice.yieldIfDue() : undefined;
+          if (turn) await turn;
+          page.push(record);
+          sent.push(settle(this.publish(record.subject, record.eventId, record.payload)));
+        }
+      }
+      const results = await Promise.all(sent);
+      const acknowledged = page.filter((_, i) => results[i]?.status === 'fulfilled');
+      const dead = page.flatMap((record, i) => {
+        const result = results[i];
+        return result?.status === 'rejected' && isPermanentPublishFailure(result.reason) ? [{ record, reason: String(result.reason) }] : [];
+      });
+      if (acknowledged.length > 0 || dead.length > 0) {
+        const { outbox, deadLetters } = this.collections;
+        // Out of the outbox, and dead letters kept aside, in one commit.
+        await this.store.commit([
+          ...acknowledged.map((record) => ({ collection: outbox.name, deleteId: record._id })),
+          ...dead.flatMap(({ record, reason }) => [
+            { collection: deadLetters.name, upsert: { ...record, reason } as DeadLetterRecord },
+            { collection: outbox.name, deleteId: record._id },
+          ]),
+        ]);
+        for (const { _id } of acknowledged) this.remembered.delete(_id);
+        for (const { record } of dead) this.remembered.delete(record._id);
+        this.published += acknowledged.length;
+        this.deadLettered += dead.length;
+        for (const { record, reason } of dead) this.logger.error(`integration event ${record.eventId} can never be published (${reason}); kept in ${this.collections.deadLetters.name}`);
+      }
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !isPermanentPublishFailure(r.reason));
+      if (failed) throw failed.reason;
+      this.retryMs = RETRY_MIN_MS;
     }
+  }
+
+  /** After a failed drain: the next one after a backoff. */
+  private retryLater(error: unknown): void {
+    this.failures++;
+    if (this.stopped) return;
+    this.logger.warn(`publishing the outbox failed (${String(error)}); retrying in ${this.retryMs} ms`);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.kick();
+    }, this.retryMs);
+    // A pending retry alone does not hold the process open (its service's connections do).
+    this.retryTimer.unref();
+    this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
   }
 }
