@@ -13,6 +13,9 @@ const boundaries = (libExtra) => [
   },
 ];
 
+/** `pkg/lib/...`, `@scope/pkg/dist/...` and the like: a package's build output or sources, not its API. */
+export const PRIVATE_DEPENDENCY_PATH = '^(@[^/]+/)?[^@./][^/]*/(lib|dist|src|internal|build|esm|cjs)(/|$)';
+
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.nx/**', '**/generated/**', 'coverage/**'] },
   ...nx.configs['flat/base'],
@@ -25,6 +28,14 @@ export default [
       '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
+      // A dependency's files behind its entry points are its internals, free to change in any
+      // release: import what it publishes (its entry point, or the subpaths it documents).
+      'no-restricted-imports': ['error', { patterns: [{ regex: PRIVATE_DEPENDENCY_PATH, message: 'private module path of a dependency: import its public entry point instead' }] }],
+      // Replacing a method on a class's prototype patches it for every user in the process.
+      'no-restricted-syntax': [
+        'error',
+        { selector: "AssignmentExpression > MemberExpression.left > MemberExpression.object[property.name='prototype']", message: 'no prototype assignment: wrap or subclass instead of patching a class' },
+      ],
     },
   },
   {
