@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LISTINGS_INTEGRATION_SUBJECTS, type AdvertSnapshot } from '@immo/contracts';
 import { createDocumentStore, type DocumentStore, type StoredDocument } from '@immo/document-store';
 import type { EventStore, RecordedEvent } from '@immo/event-store';
 import { connectNats, eventLoopSlice, LISTINGS_INTEGRATION_STREAM_SETTINGS, OutboxRelay, openEventStore, openOutboxPublisher, outboxId, type OutboxRecord } from '@immo/service-kit';
-import { describeCpuPerItem, describeSteal, startNatsServer, StackCpuMeter, StealMeter, type Measurement, type Scenario } from '@immo/testing';
+import { cpuPerItem, describeCpuPerItem, describeSteal, startNatsServer, StackCpuMeter, StealMeter, type Measurement, type Scenario } from '@immo/testing';
 import { generateDataset } from '../demo/generate-snapshots';
 import { ADVERT_STREAM_PREFIX, advertIdOf, advertStreamName } from './domain';
 import { ADVERTS_COLLECTION, CHECKPOINTS_COLLECTION, DEAD_LETTERS_COLLECTION, OUTBOX_COLLECTION, PROPERTIES_COLLECTION } from './projection/read-models';
@@ -18,7 +18,6 @@ const APPENDS_IN_FLIGHT = 64;
 const EVENTS_PER_COMMIT = 100;
 /** As a load of new goods: about one snapshot in two creates an advert, which is announced. */
 const ANNOUNCED_SHARE = 2;
-const TARGET_PER_SECOND = 2_000;
 /** How long the relay may take to publish what the last commits put in the outbox before the run fails. */
 const PUBLISH_WAIT_MS = 60_000;
 
@@ -29,61 +28,79 @@ const PUBLISH_WAIT_MS = 60_000;
  * subscription to the log, and committed in batches of 100 with its advert state, a property
  * document, the projections' checkpoint and, for one in two, an integration event in the outbox,
  * which the outbox relay publishes. No HTTP, no validation, no decisions, no grouping, no document
- * built, no search index, no subscriber matching: the part of the per-snapshot budget (2 cores at
- * 2,000 snapshots/s allow 1.00 ms of CPU) that the pipeline's shape takes before any of its work.
+ * built, no search index, no subscriber matching: the part of a snapshot's CPU that the pipeline's
+ * shape takes before any of its work. `listings-scale` measures it in its own run and reads its
+ * phases' CPU per snapshot as multiples of it.
  */
 const floor: Scenario = {
   name: 'listings-pipeline-floor',
   description: `append ${SNAPSHOTS} snapshots to the event store, project them (state, document, checkpoint, outbox for one in ${ANNOUNCED_SHARE}) and publish their integration events, with no domain work: the CPU the pipeline's storage and messaging take per snapshot`,
-  run: async () => {
-    const snapshots = generateDataset({ goods: Math.ceil(SNAPSHOTS / 1.9), seed: 7 }).snapshots.slice(0, SNAPSHOTS);
-    const nats = await startNatsServer();
-    const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-floor-'));
-    // One connection and the event store on it, opened as the service opens them, so that the
-    // client settings are the service's. The document store as `openDocumentStore` opens it, but
-    // without its exit on a failed write (this process is the benchmark, not a service).
-    const connection = await connectNats(nats.url, { name: 'pipeline-floor', timeoutMs: 5_000 });
-    const events = await openEventStore('listings', { EVENT_STORE: 'jetstream' }, connection);
-    const store = createDocumentStore({ kind: 'embedded', dataDir, yieldToEventLoop: () => eventLoopSlice.yieldIfSpent() });
-    try {
-      for (const spec of [ADVERTS_COLLECTION, PROPERTIES_COLLECTION, CHECKPOINTS_COLLECTION]) store.collection(spec);
-      const relay = new OutboxRelay(store, await openOutboxPublisher(connection, LISTINGS_INTEGRATION_STREAM_SETTINGS), {
-        outbox: OUTBOX_COLLECTION,
-        deadLetters: DEAD_LETTERS_COLLECTION,
-      });
-      relay.start();
-      const announced = Math.ceil(snapshots.length / ANNOUNCED_SHARE);
-      const cpu = new StackCpuMeter(() => ({ listings: process.pid, 'nats-server': nats.pid }));
-      const steal = new StealMeter();
-      const started = performance.now();
-      const projected = project(store, events.subscribeToAll({ streamPrefixes: [ADVERT_STREAM_PREFIX] }), snapshots.length, relay);
-      await appendAll(events, snapshots);
-      await projected;
-      const publishDeadline = Date.now() + PUBLISH_WAIT_MS;
-      while (relay.publishedCount < announced) {
-        if (Date.now() > publishDeadline) throw new Error(`${relay.publishedCount} of ${announced} integration events published ${PUBLISH_WAIT_MS / 1000} s after the last commit`);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-      const wallMs = performance.now() - started;
-      const used = describeCpuPerItem(cpu.stop(), snapshots.length, 'snapshot', { perSecond: TARGET_PER_SECOND, cores: availableParallelism() });
-      await relay.stop();
-      const measurement: Measurement = {
-        label: `${snapshots.length} snapshots appended, projected and announced, no domain work`,
-        samplesMs: [wallMs],
-        wallMs,
-        operations: snapshots.length,
-        notes: `${used} ("listings": this process, appending, projecting and relaying); ${relay.publishedCount} integration events published; ${describeSteal(steal.stop())}`,
-      };
-      return [measurement];
-    } finally {
-      await events.close();
-      await store.close();
-      await connection.close();
-      await nats.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  },
+  run: async () => [(await measurePipelineFloor(SNAPSHOTS)).measurement],
 };
+
+/** One measurement of the pipeline floor: its row, and the figure other scenarios compare with. */
+export interface PipelineFloor {
+  measurement: Measurement;
+  /**
+   * CPU milliseconds per snapshot of all the floor's processes together (this process, which
+   * appends, projects and relays, and nats-server); null when not measured (no /proc).
+   */
+  cpuPerSnapshotMs: number | null;
+}
+
+/** Runs the pipeline floor (see `floor`) over `snapshotCount` snapshots, on a NATS server of its own. */
+export async function measurePipelineFloor(snapshotCount: number): Promise<PipelineFloor> {
+  const snapshots = generateDataset({ goods: Math.ceil(snapshotCount / 1.9), seed: 7 }).snapshots.slice(0, snapshotCount);
+  const nats = await startNatsServer();
+  const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-floor-'));
+  // One connection and the event store on it, opened as the service opens them, so that the
+  // client settings are the service's. The document store as `openDocumentStore` opens it, but
+  // without its exit on a failed write (this process is the benchmark, not a service).
+  const connection = await connectNats(nats.url, { name: 'pipeline-floor', timeoutMs: 5_000 });
+  const events = await openEventStore('listings', { EVENT_STORE: 'jetstream' }, connection);
+  const store = createDocumentStore({ kind: 'embedded', dataDir, yieldToEventLoop: () => eventLoopSlice.yieldIfSpent() });
+  try {
+    for (const spec of [ADVERTS_COLLECTION, PROPERTIES_COLLECTION, CHECKPOINTS_COLLECTION]) store.collection(spec);
+    const relay = new OutboxRelay(store, await openOutboxPublisher(connection, LISTINGS_INTEGRATION_STREAM_SETTINGS), {
+      outbox: OUTBOX_COLLECTION,
+      deadLetters: DEAD_LETTERS_COLLECTION,
+    });
+    relay.start();
+    const cpu = new StackCpuMeter(() => ({ listings: process.pid, 'nats-server': nats.pid }));
+    const steal = new StealMeter();
+    const started = performance.now();
+    const projected = project(store, events.subscribeToAll({ streamPrefixes: [ADVERT_STREAM_PREFIX] }), snapshots.length, relay);
+    await appendAll(events, snapshots);
+    await projected;
+    await allPublished(relay, Math.ceil(snapshots.length / ANNOUNCED_SHARE));
+    const wallMs = performance.now() - started;
+    const used = cpu.stop();
+    await relay.stop();
+    const measurement: Measurement = {
+      label: `${snapshots.length} snapshots appended, projected and announced, no domain work`,
+      samplesMs: [wallMs],
+      wallMs,
+      operations: snapshots.length,
+      notes: `${describeCpuPerItem(used, snapshots.length, 'snapshot')}, "listings" being this process, appending, projecting and relaying; ${relay.publishedCount} integration events published; ${describeSteal(steal.stop())}`,
+    };
+    return { measurement, cpuPerSnapshotMs: cpuPerItem(used, snapshots.length)?.totalMs ?? null };
+  } finally {
+    await events.close();
+    await store.close();
+    await connection.close();
+    await nats.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Waits until the relay has published `announced` integration events, the last commits' included. */
+async function allPublished(relay: OutboxRelay, announced: number): Promise<void> {
+  const deadline = Date.now() + PUBLISH_WAIT_MS;
+  while (relay.publishedCount < announced) {
+    if (Date.now() > deadline) throw new Error(`${relay.publishedCount} of ${announced} integration events published ${PUBLISH_WAIT_MS / 1000} s after the last commit`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
 
 /** Each snapshot as the first commit of its own advert stream, `APPENDS_IN_FLIGHT` at a time. */
 async function appendAll(events: EventStore, snapshots: readonly AdvertSnapshot[]): Promise<void> {

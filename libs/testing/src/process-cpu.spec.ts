@@ -1,4 +1,4 @@
-import { describeCpuPerItem, readProcessCpuMs, StackCpuMeter } from './process-cpu';
+import { cpuPerItem, describeCpuPerItem, readProcessCpuMs, StackCpuMeter } from './process-cpu';
 
 /** /proc is Linux's: elsewhere the reader answers null and there is nothing to compare. */
 const linux = process.platform === 'linux';
@@ -44,16 +44,26 @@ describe('StackCpuMeter', () => {
   });
 });
 
-describe('describeCpuPerItem', () => {
-  it('gives the stack\'s CPU per item by process, most first, against what the cores allow at the target rate', () => {
+describe('cpuPerItem', () => {
+  it('gives the stack\'s CPU per item in all and by process, most first, as numbers', () => {
     const used = new Map([['nats-server', 400], ['listings', 3_000], ['gateway', 100]]);
-    expect(describeCpuPerItem(used, 2_000, 'snapshot', { perSecond: 2_000, cores: 2 })).toBe(
-      'CPU per snapshot 1.75 ms (listings 1.50, nats-server 0.20, gateway 0.05); at 2,000/s 2 cores allow 1.00 ms',
-    );
+    expect(cpuPerItem(used, 2_000)).toEqual({ totalMs: 1.75, byProcess: [['listings', 1.5], ['nats-server', 0.2], ['gateway', 0.05]] });
+  });
+
+  it('answers null when nothing was measured', () => {
+    expect(cpuPerItem(new Map(), 10)).toBeNull();
+    expect(cpuPerItem(new Map([['listings', 5]]), 0)).toBeNull();
+  });
+});
+
+describe('describeCpuPerItem', () => {
+  it('gives the stack\'s CPU per item by process, most first, as text', () => {
+    const used = new Map([['nats-server', 400], ['listings', 3_000], ['gateway', 100]]);
+    expect(describeCpuPerItem(used, 2_000, 'snapshot')).toBe('CPU per snapshot 1.75 ms (listings 1.50, nats-server 0.20, gateway 0.05)');
   });
 
   it('says so when nothing was measured', () => {
-    expect(describeCpuPerItem(new Map(), 10, 'snapshot', { perSecond: 2_000, cores: 2 })).toBe('CPU per snapshot not measured');
-    expect(describeCpuPerItem(new Map([['listings', 5]]), 0, 'snapshot', { perSecond: 2_000, cores: 2 })).toBe('CPU per snapshot not measured');
+    expect(describeCpuPerItem(new Map(), 10, 'snapshot')).toBe('CPU per snapshot not measured');
+    expect(describeCpuPerItem(new Map([['listings', 5]]), 0, 'snapshot')).toBe('CPU per snapshot not measured');
   });
 });

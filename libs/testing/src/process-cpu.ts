@@ -61,16 +61,29 @@ export class StackCpuMeter {
   }
 }
 
+/** The CPU a stack used for each item, in milliseconds: all its processes together, and each of them. */
+export interface CpuPerItem {
+  totalMs: number;
+  /** By process, most first. */
+  byProcess: ReadonlyArray<readonly [name: string, ms: number]>;
+}
+
 /**
- * "CPU per snapshot 2.05 ms (listings 1.57, nats-server 0.21, …); at 2,000/s 2 cores allow 1.00 ms":
- * the whole stack's CPU for each item, by process (most first), against what the machine's cores
- * allow per item at a target rate.
+ * The CPU per item of what a `StackCpuMeter` measured, as numbers, for a benchmark that compares
+ * it with another figure (a ratio to a floor measured in the same run); null when nothing was
+ * measured (no /proc, every process restarted or gone) or there were no items.
  */
-export function describeCpuPerItem(used: ReadonlyMap<string, number>, items: number, unit: string, target: { perSecond: number; cores: number }): string {
-  if (used.size === 0 || items <= 0) return `CPU per ${unit} not measured`;
-  const perItem = (ms: number) => (ms / items).toFixed(2);
-  const total = [...used.values()].reduce((sum, ms) => sum + ms, 0);
-  const parts = [...used].sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name} ${perItem(ms)}`);
-  const allowed = ((target.cores * 1000) / target.perSecond).toFixed(2);
-  return `CPU per ${unit} ${perItem(total)} ms (${parts.join(', ')}); at ${target.perSecond.toLocaleString('en')}/s ${target.cores} cores allow ${allowed} ms`;
+export function cpuPerItem(used: ReadonlyMap<string, number>, items: number): CpuPerItem | null {
+  if (used.size === 0 || items <= 0) return null;
+  const totalMs = [...used.values()].reduce((sum, ms) => sum + ms, 0) / items;
+  const byProcess = [...used].sort((a, b) => b[1] - a[1]).map(([name, ms]) => [name, ms / items] as const);
+  return { totalMs, byProcess };
+}
+
+/** "CPU per snapshot 2.05 ms (listings 1.57, nats-server 0.21, …)": the whole stack's CPU for each item, by process (most first). */
+export function describeCpuPerItem(used: ReadonlyMap<string, number>, items: number, unit: string): string {
+  const perItem = cpuPerItem(used, items);
+  if (perItem === null) return `CPU per ${unit} not measured`;
+  const parts = perItem.byProcess.map(([name, ms]) => `${name} ${ms.toFixed(2)}`);
+  return `CPU per ${unit} ${perItem.totalMs.toFixed(2)} ms (${parts.join(', ')})`;
 }
