@@ -85,7 +85,7 @@ export class ListingsModule {
     const documentStore = await openDocumentStore('listings', config);
     const rpc = new NatsRpcClient(nats, 2000);
     const geo = new GeoDirectoryClient(rpc);
-    const { directory, runner, relay, searchIndex } = createListingsProjections({
+    const { directory, runner, relay, searchIndex, documentTexts } = createListingsProjections({
       eventStore,
       store: documentStore,
       geo,
@@ -125,7 +125,7 @@ export class ListingsModule {
       controllers: [ListingsController],
       providers: [
         { provide: ListingsRuntime, useValue: runtime },
-        { provide: PropertyQueries, useValue: new PropertyQueries(documentStore, searchIndex) },
+        { provide: PropertyQueries, useValue: new PropertyQueries(documentStore, searchIndex, documentTexts) },
         RuntimeLifecycle,
       ],
     };

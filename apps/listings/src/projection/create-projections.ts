@@ -11,6 +11,7 @@ import { ProjectionRunner } from './projection-runner';
 import { PropertyDocumentsProjection } from './property-documents.projection';
 import { SearchIndexProjection } from './search-index.projection';
 import { PropertySearchIndex } from '../search/property-search-index';
+import { DocumentTextCache } from '../queries/document-text-cache';
 
 export interface ListingsProjections {
   directory: AdvertDirectory;
@@ -18,6 +19,8 @@ export interface ListingsProjections {
   relay: OutboxRelay;
   /** Held in memory, current as of the last committed batch. */
   searchIndex: PropertySearchIndex;
+  /** JSON text of recently served documents, dropped as the documents change. */
+  documentTexts: DocumentTextCache;
 }
 
 /** The listings projections over one event store and one document store, and their outbox relay. */
@@ -34,6 +37,7 @@ export function createListingsProjections(deps: {
   const advertStates = new AdvertStatesProjection(store, directory);
   const relay = new OutboxRelay(store, publish, { outbox: OUTBOX_COLLECTION, deadLetters: DEAD_LETTERS_COLLECTION });
   const searchIndex = new PropertySearchIndex();
+  const documentTexts = new DocumentTextCache();
   const runner: ProjectionRunner = new ProjectionRunner({
     eventStore,
     store,
@@ -41,8 +45,8 @@ export function createListingsProjections(deps: {
     advertStates,
     propertyDocuments: new PropertyDocumentsProjection(store, advertStates, geo, (): boolean => runner.stopping),
     outbox: new IntegrationOutboxProjection(store),
-    searchIndex: new SearchIndexProjection(store, searchIndex, deps.searchIndexSnapshotFile ?? null),
+    searchIndex: new SearchIndexProjection(store, searchIndex, documentTexts, deps.searchIndexSnapshotFile ?? null),
     onOutboxWritten: (committed) => relay.kick(committed),
   });
-  return { directory, runner, relay, searchIndex };
+  return { directory, runner, relay, searchIndex, documentTexts };
 }

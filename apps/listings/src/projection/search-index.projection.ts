@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { DocumentStore } from '@immo/document-store';
+import type { DocumentTextCache } from '../queries/document-text-cache';
 import { searchRowOf, type SearchRow } from '../search/search-row';
 import type { PropertySearchIndex } from '../search/property-search-index';
 import type { PropertyChange } from './property-documents.projection';
@@ -15,7 +16,7 @@ const LOAD_PAGE = 5_000;
  * documents (`listings_search_rows`, same commit) and held in memory by `PropertySearchIndex`.
  * The stored rows let a restart load the index without decoding every document; the in-memory
  * index changes only once the batch is committed, so a query never sees a change a crash could
- * take back.
+ * take back. At the same moment the cached JSON text of the changed documents is dropped.
  * When the service stops, the whole index is also written to a snapshot file, which the next
  * start restores instead of the rows if nothing was committed in between.
  */
@@ -27,6 +28,7 @@ export class SearchIndexProjection {
   constructor(
     private readonly store: DocumentStore,
     readonly index: PropertySearchIndex,
+    private readonly texts: DocumentTextCache,
     /** Where the index is snapshotted when the service stops (see search-index-snapshot.ts); null for never. */
     private readonly snapshotFile: string | null = null,
     private readonly loadPage = LOAD_PAGE,
@@ -35,11 +37,18 @@ export class SearchIndexProjection {
   }
 
   apply(change: PropertyChange, position: number, uow: UnitOfWork): void {
-    // The row reads nothing that a crawl-only change moves: it stays, stored and indexed.
-    if (change.crawlOnly) return;
+    if (change.crawlOnly) {
+      // The row reads nothing that a crawl-only change moves: it stays, stored and indexed. The
+      // document served for the property did change (its crawl times).
+      uow.afterCommit(() => this.texts.forget(change.propertyId));
+      return;
+    }
     const row = searchRowOf(change.after);
     uow.put(SEARCH_ROWS_COLLECTION.name, { _id: change.propertyId, revision: position, row } as SearchRowRecord);
-    uow.afterCommit(() => this.index.upsert(row));
+    uow.afterCommit(() => {
+      this.index.upsert(row);
+      this.texts.forget(change.propertyId);
+    });
   }
 
   /**
@@ -90,5 +99,6 @@ export class SearchIndexProjection {
 
   clear(): void {
     this.index.clear();
+    this.texts.clear();
   }
 }

@@ -5,13 +5,14 @@ import { JsonText } from '@immo/service-kit';
 import { PROPERTIES_COLLECTION, type PropertyRecord } from '../projection/read-models';
 import { pricePerMeterStatistics } from '../search/price-per-meter-statistics';
 import type { PropertySearchIndex } from '../search/property-search-index';
+import type { DocumentTextCache } from './document-text-cache';
 
 const encoder = new TextEncoder();
 
 /**
  * Reads of the property read model: searches run on the in-memory index, which names the page's
- * properties; their documents are then read by id from the store and the page answered as JSON
- * bytes (`propertyPageBytes`).
+ * properties; their documents are then read by id from the store (or their JSON from the cache)
+ * and the page answered as JSON bytes (`propertyPageBytes`).
  */
 export class PropertyQueries {
   private readonly properties: DocumentCollection<PropertyRecord>;
@@ -19,6 +20,7 @@ export class PropertyQueries {
   constructor(
     store: DocumentStore,
     private readonly index: PropertySearchIndex,
+    private readonly texts: DocumentTextCache,
   ) {
     this.properties = store.collection<PropertyRecord>(PROPERTIES_COLLECTION);
   }
@@ -53,10 +55,22 @@ export class PropertyQueries {
 
   /** The JSON (UTF-8) of the documents of the given ids, in that order. */
   private async documentsJson(ids: string[]): Promise<Uint8Array[]> {
-    // Fetched together first, so reading them one by one does not hold the event loop on the disk.
-    await this.properties.prefetch(ids);
-    const documents = await Promise.all(ids.map((id) => this.byId(id)));
+    // The page's documents not cached as JSON are read from the store: fetched together first,
+    // so reading them one by one does not hold the event loop on the disk.
+    await this.properties.prefetch(ids.filter((id) => this.texts.get(id) === undefined));
+    const documents = await Promise.all(ids.map((id) => this.documentJson(id)));
     // A document is committed before its row reaches the index, so every id has its document.
-    return documents.flatMap((document) => (document === null ? [] : [encoder.encode(JSON.stringify(document))]));
+    return documents.filter((json): json is Uint8Array => json !== null);
+  }
+
+  private async documentJson(id: string): Promise<Uint8Array | null> {
+    const cached = this.texts.get(id);
+    if (cached !== undefined) return cached;
+    const version = this.texts.version();
+    const document = await this.byId(id);
+    if (document === null) return null;
+    const json = encoder.encode(JSON.stringify(document));
+    this.texts.remember(id, json, version);
+    return json;
   }
 }
