@@ -15,6 +15,9 @@ import { FlagSets, flagsOf } from './flag-sets';
 import { GeoGrid, type GeoGridState } from './geo-grid';
 import { ARRAY_SLOT_BYTES, MAP_ENTRY_BYTES, stringBytes } from './memory-estimate';
 import { PlaceIndex, type PlaceIndexState } from './place-index';
+import { PresortedOrder, type PresortedOrderState } from './presorted-order';
+import type { OrderField, SortMode } from '@immo/property-criteria';
+import { orderComparator, type OrderColumnName } from './result-order';
 import type { SearchRow } from './search-row';
 import type { SlabState } from './slab';
 import { TextIndex, type TextIndexState } from './text-index';
@@ -39,6 +42,8 @@ const DOC_COLUMNS = {
 
 export type DocColumns = ColumnsOf<typeof DOC_COLUMNS>;
 
+const ORDER_COLUMNS: readonly OrderColumnName[] = ['createdAtMs', 'latestAdvertCreatedAtMs', 'updatedAtMs', 'price', 'pricePerMeter', 'surface'];
+
 export interface PropertyStoreState {
   columns: DocColumns;
   uuids: string[];
@@ -51,6 +56,7 @@ export interface PropertyStoreState {
   adverts: SlabState;
   events: SlabState;
   texts: TextIndexState;
+  orders: Record<OrderColumnName, PresortedOrderState>;
 }
 
 export class PropertyStore {
@@ -71,6 +77,15 @@ export class PropertyStore {
   private readonly otherCaseDocs = new Map<string, Set<number>>();
   private readonly freeDocs: number[] = [];
   private nextDoc = 0;
+  /** The sort columns' documents in order, for first pages of large results. */
+  readonly orders: Readonly<Record<OrderColumnName, PresortedOrder>> = {
+    createdAtMs: this.presorted('createdAtMs', 'createdAt', 'property'),
+    latestAdvertCreatedAtMs: this.presorted('latestAdvertCreatedAtMs', 'createdAt', 'advert'),
+    updatedAtMs: this.presorted('updatedAtMs', 'updatedAt', 'property'),
+    price: this.presorted('price', 'price', 'property'),
+    pricePerMeter: this.presorted('pricePerMeter', 'pricePerMeter', 'property'),
+    surface: this.presorted('surface', 'surface', 'property'),
+  };
 
   get size(): number {
     return this.docOfUuid.size;
@@ -90,6 +105,7 @@ export class PropertyStore {
       adverts: this.adverts.exportState(),
       events: this.events.exportState(),
       texts: this.texts.exportState(),
+      orders: Object.fromEntries(ORDER_COLUMNS.map((name) => [name, this.orders[name].exportState()])) as Record<OrderColumnName, PresortedOrderState>,
     };
   }
 
@@ -114,6 +130,7 @@ export class PropertyStore {
     this.adverts.importState(state.adverts);
     this.events.importState(state.events);
     this.texts.importState(state.texts);
+    for (const name of ORDER_COLUMNS) this.orders[name].importState(state.orders[name]);
   }
 
   /** Every document number is below this. */
@@ -143,19 +160,21 @@ export class PropertyStore {
   }
 
   upsert(row: SearchRow): void {
-    const doc = this.docOfUuid.get(row.uuid) ?? this.admit(row.uuid);
+    let doc = this.docOfUuid.get(row.uuid);
+    const admitted = doc === undefined;
+    if (doc === undefined) doc = this.admit(row.uuid);
     const columns = this.columns;
     columns.transactionType[doc] = row.transactionType;
     columns.propertyType[doc] = row.propertyType;
-    columns.price[doc] = row.price ?? Number.NaN;
-    columns.pricePerMeter[doc] = row.pricePerMeter ?? Number.NaN;
-    columns.surface[doc] = row.surface ?? Number.NaN;
+    this.setOrderValue('price', doc, row.price, admitted);
+    this.setOrderValue('pricePerMeter', doc, row.pricePerMeter, admitted);
+    this.setOrderValue('surface', doc, row.surface, admitted);
     columns.landSurface[doc] = row.landSurface ?? Number.NaN;
     columns.room[doc] = row.room ?? Number.NaN;
     columns.bedroom[doc] = row.bedroom ?? Number.NaN;
-    columns.createdAtMs[doc] = row.createdAtMs ?? Number.NaN;
-    columns.latestAdvertCreatedAtMs[doc] = row.latestAdvertCreatedAtMs ?? Number.NaN;
-    columns.updatedAtMs[doc] = row.updatedAtMs ?? Number.NaN;
+    this.setOrderValue('createdAtMs', doc, row.createdAtMs, admitted);
+    this.setOrderValue('latestAdvertCreatedAtMs', doc, row.latestAdvertCreatedAtMs, admitted);
+    this.setOrderValue('updatedAtMs', doc, row.updatedAtMs, admitted);
     columns.lat[doc] = row.location?.lat ?? Number.NaN;
     columns.lon[doc] = row.location?.lon ?? Number.NaN;
     this.flags.assign(doc, flagsOf(row));
@@ -176,6 +195,7 @@ export class PropertyStore {
     this.events.release(doc);
     this.texts.remove(doc);
     this.alive.delete(doc);
+    for (const name of ORDER_COLUMNS) this.orders[name].touch(doc);
     this.docOfUuid.delete(uuid);
     const lowerCase = uuid.toLowerCase();
     const others = this.otherCaseDocs.get(lowerCase);
@@ -195,6 +215,23 @@ export class PropertyStore {
     this.flags.trim();
     const columns = this.columns as unknown as Record<string, NumericArray>;
     for (const name of Object.keys(columns)) columns[name] = resized(columns[name] as NumericArray, this.nextDoc);
+  }
+
+  /** Writes a sort column's value; its presorted order learns of the document when the value moved. */
+  private setOrderValue(name: OrderColumnName, doc: number, value: number | null, admitted: boolean): void {
+    const column = this.columns[name];
+    const next = value ?? Number.NaN;
+    const previous = column[doc] as number;
+    column[doc] = next;
+    if (admitted || !(previous === next || (Number.isNaN(previous) && Number.isNaN(next)))) this.orders[name].touch(doc);
+  }
+
+  private presorted(column: OrderColumnName, field: OrderField, sortMode: SortMode): PresortedOrder {
+    return new PresortedOrder(
+      () => this.columns[column],
+      this.alive,
+      () => orderComparator([{ field, direction: 'asc' }], sortMode, this.columns, this.uuids),
+    );
   }
 
   /** Bytes by structure: typed arrays' lengths, plus estimates for maps, strings and objects. */
