@@ -43,12 +43,16 @@ class DeliveryLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
   }
 }
 
+const RPC_TIMEOUT_MS = 2_000;
+/** What a claimed delivery's holder may spend beyond its RPC and its POST (the ledger's writes). */
+const CLAIM_MARGIN_MS = 3_000;
+
 @Module({})
 export class NotifierModule {
   static async register(options: NotifierModuleOptions): Promise<DynamicModule> {
     const { config, nats } = options;
     const store = await openDocumentStore('notifier', config);
-    const rpc = new NatsRpcClient(nats, 2000);
+    const rpc = new NatsRpcClient(nats, RPC_TIMEOUT_MS);
     const allowed = new PrivateTargetsAllowed(config.WEBHOOK_PRIVATE_TARGETS_ALLOWED);
     const client = new GuardedHttpsClient({ allowed, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
     const breakers = new EndpointBreakers({});
@@ -61,7 +65,14 @@ export class NotifierModule {
       breakers,
       secrets,
       searchStates,
-      { maxRetries: config.WEBHOOK_MAX_RETRIES, retryIntervalMs: config.WEBHOOK_RETRY_INTERVAL_MS, concurrency: config.WEBHOOK_CONCURRENCY },
+      {
+        maxRetries: config.WEBHOOK_MAX_RETRIES,
+        retryIntervalMs: config.WEBHOOK_RETRY_INTERVAL_MS,
+        concurrency: config.WEBHOOK_CONCURRENCY,
+        // An attempt asks the searches service (at most its RPC timeout) and then POSTs (at most
+        // the webhook timeout): a claim outlasts both, with room for a slow store.
+        claimMs: RPC_TIMEOUT_MS + config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS,
+      },
       {
         endpointGone: (searchId, endpoint) => {
           void rpc.request(SEARCHES_SUBJECTS.endpointGone, { searchId, endpoint }).catch(() => undefined);

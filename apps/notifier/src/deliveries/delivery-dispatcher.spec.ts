@@ -16,7 +16,7 @@ const MATCH_ID = '5e0c2a8b-7d41-5f3e-9a6c-1b2d3e4f5a6b';
 const MATCH_ENDPOINT = 'https://hooks.example.com/matches';
 const EVENT_ENDPOINT = 'https://events.example.com/events';
 
-const POLICY: DispatchPolicy = { maxRetries: 2, retryIntervalMs: 60_000, concurrency: 4 };
+const POLICY: DispatchPolicy = { maxRetries: 2, retryIntervalMs: 60_000, concurrency: 4, claimMs: 10_000 };
 /** The dispatcher scans for due deliveries this often. */
 const SCAN_MS = 500;
 const BREAKER_DEFER_MS = 5_000;
@@ -293,7 +293,8 @@ describe('DeliveryDispatcher', () => {
       searchStates.of.mockRejectedValue(new Error('no responders'));
       const doc = await recordAndEnqueue();
 
-      const deferredDoc = await eventually(() => stored(doc._id), (d) => d.revision > 1);
+      // Revision 2 is the claim, 3 what the holder decided.
+      const deferredDoc = await eventually(() => stored(doc._id), (d) => d.revision > 2);
 
       expect(deferredDoc).toMatchObject({ status: 'pending', attempts: [], nextAttemptAtMs: nowMs + UNKNOWN_STATE_DEFER_MS });
       expect(post).not.toHaveBeenCalled();
@@ -311,11 +312,70 @@ describe('DeliveryDispatcher', () => {
       dispatcher.start();
 
       const doc = await recordAndEnqueue();
-      const deferredDoc = await eventually(() => stored(doc._id), (d) => d.revision > 1);
+      // Revision 2 is the claim, 3 what the holder decided.
+      const deferredDoc = await eventually(() => stored(doc._id), (d) => d.revision > 2);
 
       expect(deferredDoc).toMatchObject({ status: 'pending', attempts: [], nextAttemptAtMs: nowMs + BREAKER_DEFER_MS });
       expect(post).not.toHaveBeenCalled();
       expect(dispatcher.counters).toMatchObject({ deferred: 1, retried: 0, failed: 0 });
+    });
+  });
+
+  describe('given a second replica sharing the ledger', () => {
+    let otherPost: jest.Mock<Promise<PostOutcome>, [string, string, Record<string, string>]>;
+    let other: DeliveryDispatcher;
+    let otherBreakers: EndpointBreakers;
+
+    beforeEach(() => {
+      otherPost = jest.fn(async (_url: string, _body: string, _headers: Record<string, string>) => answered(200));
+      otherBreakers = new EndpointBreakers({ volumeThreshold: 10, resetTimeoutMs: 60_000 });
+      other = new DeliveryDispatcher(store, { post: otherPost } as unknown as GuardedHttpsClient, otherBreakers, secrets, searchStates as unknown as SearchStates, POLICY, hooks, clock);
+      other.start();
+    });
+
+    afterEach(async () => {
+      await other.stop();
+      otherBreakers.shutdown();
+    });
+
+    it('when both are handed a delivery while the receiver is slow, then it is POSTed once and one attempt is recorded', async () => {
+      const answer = deferred<PostOutcome>();
+      post.mockImplementation(() => answer.promise);
+      otherPost.mockImplementation(() => answer.promise);
+      const doc = newDelivery(aNotification(), counter, nowMs);
+      await deliveries.upsert(doc);
+      dispatcher.enqueue(doc);
+      other.enqueue(doc);
+      await eventually(() => post.mock.calls.length + otherPost.mock.calls.length, (calls) => calls === 1);
+      // Past two scans of each: the claim keeps the other replica off it.
+      await pause(SCAN_MS * 2.5);
+      answer.resolve(answered(200));
+
+      const delivered = await eventually(() => stored(doc._id), (d) => d.status === 'delivered');
+      expect(post.mock.calls.length + otherPost.mock.calls.length).toBe(1);
+      expect(delivered.attempts).toHaveLength(1);
+    });
+
+    it('when the holder of a claim stalls past it, then the other takes it over with the same webhook-id, and the stalled attempt still joins the history', async () => {
+      const stalled = deferred<PostOutcome>();
+      post.mockImplementationOnce(() => stalled.promise);
+      await other.stop();
+      const doc = await recordAndEnqueue();
+      await eventually(() => post.mock.calls.length, (calls) => calls === 1);
+      other.start();
+      await pause(SCAN_MS * 2);
+      expect(otherPost).not.toHaveBeenCalled();
+
+      nowMs += POLICY.claimMs + 1;
+      const delivered = await eventually(() => stored(doc._id), (d) => d.status === 'delivered', SCAN_MS * 4);
+      expect(otherPost).toHaveBeenCalledTimes(1);
+      expect(otherPost.mock.calls[0]?.[2]['webhook-id']).toBe(post.mock.calls[0]?.[2]['webhook-id']);
+      expect(delivered.attempts.map((attempt) => attempt.statusCode)).toEqual([200]);
+
+      stalled.resolve(answered(503));
+      const withBoth = await eventually(() => stored(doc._id), (d) => d.attempts.length === 2);
+      expect(withBoth.status).toBe('delivered');
+      expect(withBoth.attempts.map((attempt) => attempt.statusCode)).toEqual([503, 200]);
     });
   });
 

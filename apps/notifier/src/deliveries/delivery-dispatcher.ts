@@ -4,6 +4,13 @@
  * is attempted at once; retries and deliveries deferred by an open breaker are found by a
  * periodic scan of the ledger, which also picks up, after a restart, the deliveries a crash
  * interrupted (attempted again with the same `webhook-id`).
+ *
+ * Replicas sharing one ledger (MongoDB) all scan it, so a delivery is claimed before it is
+ * attempted: a write of its next revision that pushes its due time past the attempt's longest
+ * possible duration. The ledger's revision guard lets one replica's claim through and answers the
+ * others `stale`, and they leave it. A claim whose holder died expires with that due time, and the
+ * next scan anywhere takes it over (same `webhook-id`). Should a holder outlive its claim (a
+ * stalled process), its attempt is still added to the delivery's history when it ends.
  */
 import { Logger } from '@nestjs/common';
 import type { DeliveryAttempt } from '@immo/contracts';
@@ -21,6 +28,8 @@ export interface DispatchPolicy {
   maxRetries: number;
   retryIntervalMs: number;
   concurrency: number;
+  /** How long a claimed delivery is left to its holder: longer than an attempt can take. */
+  claimMs: number;
 }
 
 /** Requests in flight to one host at most. */
@@ -134,7 +143,9 @@ export class DeliveryDispatcher {
   private async attempt(id: string, host: string): Promise<void> {
     const found = await this.deliveries.findById(id);
     if (found === null || found.endpoint === null || found.status !== 'pending' || (found.nextAttemptAtMs ?? 0) > this.now()) return;
-    const doc = found as DeliveryDoc & { endpoint: string };
+    const doc: DeliveryDoc & { endpoint: string } = { ...found, endpoint: found.endpoint, revision: found.revision + 1, nextAttemptAtMs: this.now() + this.policy.claimMs };
+    // Another replica claimed it between the read and this write: it is theirs.
+    if ((await this.deliveries.upsert(doc)) === 'stale') return;
 
     let wanted: boolean;
     try {
@@ -171,27 +182,43 @@ export class DeliveryDispatcher {
     switch (decision.status) {
       case 'delivered':
         this.counters.delivered++;
-        await this.save({ ...next, status: 'delivered', nextAttemptAtMs: null, failure: null });
+        await this.save({ ...next, status: 'delivered', nextAttemptAtMs: null, failure: null }, attempt);
         return;
       case 'retry':
         this.counters.retried++;
-        await this.save({ ...next, nextAttemptAtMs: decision.atMs });
+        await this.save({ ...next, nextAttemptAtMs: decision.atMs }, attempt);
         return;
       case 'gone':
         this.counters.failed++;
-        await this.save({ ...next, status: 'failed', nextAttemptAtMs: null, failure: `${doc.endpoint} answered 410 Gone: the search's notifications were turned off` });
+        await this.save({ ...next, status: 'failed', nextAttemptAtMs: null, failure: `${doc.endpoint} answered 410 Gone: the search's notifications were turned off` }, attempt);
         this.searches.forget(doc.searchId);
         this.hooks.endpointGone(doc.searchId, doc.endpoint);
         return;
       case 'failed':
         this.counters.failed++;
-        await this.save({ ...next, status: 'failed', nextAttemptAtMs: null, failure: decision.reason });
+        await this.save({ ...next, status: 'failed', nextAttemptAtMs: null, failure: decision.reason }, attempt);
         return;
     }
   }
 
-  private async save(doc: DeliveryDoc): Promise<void> {
-    await this.deliveries.upsert(doc);
+  /**
+   * Records what the claim's holder decided. When the claim was taken over meanwhile, the new
+   * holder decides what happens next, and only this attempt (if one was made) joins the history.
+   */
+  private async save(doc: DeliveryDoc, attempt: DeliveryAttempt | null = null): Promise<void> {
+    if ((await this.deliveries.upsert(doc)) !== 'stale' || attempt === null) return;
+    this.logger.warn(`delivery ${doc._id} was claimed by another replica while this one attempted it; the attempt joins its history`);
+    await this.addAttempt(doc._id, attempt);
+  }
+
+  /** Adds an attempt to a delivery's history whoever holds it, retrying on concurrent writes. */
+  private async addAttempt(id: string, attempt: DeliveryAttempt): Promise<void> {
+    for (let tries = 0; tries < 5; tries++) {
+      const current = await this.deliveries.findById(id);
+      if (current === null) return;
+      const attempts = [...current.attempts, attempt].sort((a, b) => a.at.localeCompare(b.at));
+      if ((await this.deliveries.upsert({ ...current, revision: current.revision + 1, attempts })) !== 'stale') return;
+    }
   }
 }
 

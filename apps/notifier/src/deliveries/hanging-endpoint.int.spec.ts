@@ -55,7 +55,7 @@ describe('DeliveryDispatcher with a hanging endpoint and a healthy one (real HTT
       new EndpointBreakers({}),
       new WebhookSecrets(store, 60_000),
       searchStates,
-      { maxRetries: 5, retryIntervalMs: 3_600_000, concurrency: 64 },
+      { maxRetries: 5, retryIntervalMs: 3_600_000, concurrency: 64, claimMs: 60_000 },
       { endpointGone: () => undefined },
     );
     const notification = (i: number, kind: AlertNotification['kind'], endpoint: string): AlertNotification => ({
