@@ -25,11 +25,12 @@ export function registerSearchesMetrics(parts: {
   });
   collectedCounter({
     name: 'alert_matcher_events_total',
-    help: 'Listings integration events the alert matcher read: handled (tested against the saved searches) or rejected (not valid, acknowledged and dropped).',
+    help: 'Listings integration events the alert matcher read: handled (tested against the saved searches), rejected (not valid, acknowledged and dropped) or out_of_order (older than the newest applied for its property, dropped).',
     labelNames: ['outcome'],
     read: () => [
       { labels: { outcome: 'handled' }, value: matcher.counters.events },
       { labels: { outcome: 'rejected' }, value: matcher.counters.rejected },
+      { labels: { outcome: 'out_of_order' }, value: matcher.counters.outOfOrder },
     ],
   });
   collectedCounter({

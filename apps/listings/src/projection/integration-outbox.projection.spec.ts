@@ -328,7 +328,7 @@ describe('IntegrationOutboxProjection', () => {
     return { uow, puts };
   }
 
-  it('given a change with an event, when applied, then it is put in the outbox under its subject, at the change position, as JSON', () => {
+  it('given a change with an event, when applied, then it is put in the outbox under its subject, at the change position, as JSON carrying that position', () => {
     const store = new EmbeddedDocumentStore();
     const projection = new IntegrationOutboxProjection(store);
     const { uow, puts } = recordingUnitOfWork();
@@ -343,7 +343,7 @@ describe('IntegrationOutboxProjection', () => {
     expect(puts.map(withoutPayload)).toEqual([
       { collection: OUTBOX_COLLECTION.name, doc: { _id: outboxId(42, 0), revision: 42, subject: 'listings.events.advert.property.ad.create.v1', eventId: event?.id } },
     ]);
-    expect(puts.map(({ doc }) => JSON.parse(doc.payload) as unknown)).toEqual([JSON.parse(JSON.stringify(event)) as unknown]);
+    expect(puts.map(({ doc }) => JSON.parse(doc.payload) as unknown)).toEqual([JSON.parse(JSON.stringify({ ...event, position: 42 })) as unknown]);
     for (const { doc } of puts) expect(listingsIntegrationEventSchema.safeParse(JSON.parse(doc.payload)).success).toBe(true);
   });
 

@@ -63,10 +63,11 @@ export class IntegrationOutboxProjection {
     store.collection<OutboxRecord>(OUTBOX_COLLECTION);
   }
 
-  /** Puts the change's integration event, if any, in the outbox; returns how many it put (0 or 1). */
+  /** Puts the change's integration event, if any, in the outbox, with its log position; returns how many it put (0 or 1). */
   apply(change: AdvertChange, property: PropertyChange | null, uow: UnitOfWork): number {
-    const event = integrationEventOf(change, property);
-    if (event === null) return 0;
+    const announced = integrationEventOf(change, property);
+    if (announced === null) return 0;
+    const event: ListingsIntegrationEvent = { ...announced, position: change.event.position };
     uow.put(OUTBOX_COLLECTION.name, {
       _id: outboxId(change.event.position, 0),
       revision: change.event.position,

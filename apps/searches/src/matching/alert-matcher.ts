@@ -5,7 +5,9 @@
  * born, the notifications decided (in an outbox, published from there to the notifier) and when
  * each search was last alerted. Messages are acknowledged after that commit; a crash before it
  * has them sent again, and the ids derived from their causes make the second pass decide nothing
- * new (see alert-decisions.ts).
+ * new (see alert-decisions.ts). Events of one property are applied in the order of their listings
+ * log position: one older than the newest applied (a redelivery, a retried publish) is dropped, so
+ * an older document is never judged after a newer one.
  */
 import { Logger } from '@nestjs/common';
 import type { JsMsg, NatsConnection } from 'nats';
@@ -28,8 +30,10 @@ import {
   ALERT_OUTBOX_COLLECTION,
   LAST_ALERTS_COLLECTION,
   MATCHES_COLLECTION,
+  PROPERTY_VERSIONS_COLLECTION,
   type LastAlertDoc,
   type MatchDoc,
+  type PropertyVersionDoc,
 } from '../projection/read-models';
 import { decideAlerts, matchIdOf, type StoredMatch } from './alert-decisions';
 import type { MatchableSearches } from './matchable-searches';
@@ -43,6 +47,8 @@ export interface MatcherCounters {
   matches: number;
   notifications: number;
   rejected: number;
+  /** Dropped: older than the newest event applied for their property. */
+  outOfOrder: number;
 }
 
 export class AlertMatcher {
@@ -50,7 +56,8 @@ export class AlertMatcher {
   private readonly matches: DocumentCollection<MatchDoc>;
   private readonly consumer: DurableBatchConsumer;
   private readonly relay: OutboxRelay;
-  readonly counters: MatcherCounters = { events: 0, matches: 0, notifications: 0, rejected: 0 };
+  readonly counters: MatcherCounters = { events: 0, matches: 0, notifications: 0, rejected: 0, outOfOrder: 0 };
+  private readonly versions: DocumentCollection<PropertyVersionDoc>;
 
   constructor(
     nats: NatsConnection,
@@ -61,6 +68,7 @@ export class AlertMatcher {
   ) {
     this.matches = store.collection<MatchDoc>(MATCHES_COLLECTION);
     store.collection<LastAlertDoc>(LAST_ALERTS_COLLECTION);
+    this.versions = store.collection<PropertyVersionDoc>(PROPERTY_VERSIONS_COLLECTION);
     this.relay = new OutboxRelay(store, publish, { outbox: ALERT_OUTBOX_COLLECTION, deadLetters: ALERT_DEAD_LETTERS_COLLECTION });
     this.consumer = new DurableBatchConsumer(nats, {
       stream: LISTINGS_INTEGRATION_STREAM_SETTINGS,
@@ -92,9 +100,22 @@ export class AlertMatcher {
     const writes = new Map<string, DocumentWrite>();
     const staged = new Map<string, StoredMatch>();
     let outboxed = 0;
-    for (const message of batch) {
+    const events = batch.flatMap((message) => {
       const event = this.parse(message);
-      if (event === null) continue;
+      return event === null ? [] : [{ message, event }];
+    });
+    const newest = await this.newestPositions(events.map(({ event }) => event.propertyId));
+    for (const { message, event } of events) {
+      if (event.position !== undefined) {
+        const applied = newest.get(event.propertyId);
+        if (applied !== undefined && event.position < applied) {
+          this.counters.outOfOrder++;
+          continue;
+        }
+        newest.set(event.propertyId, event.position);
+        const version: PropertyVersionDoc = { _id: event.propertyId, revision: event.position };
+        writes.set(`v/${event.propertyId}`, { collection: PROPERTY_VERSIONS_COLLECTION.name, upsert: version });
+      }
       this.counters.events++;
       const searches = this.searches.matching(event.document);
       if (searches.length === 0) continue;
@@ -133,6 +154,12 @@ export class AlertMatcher {
     await this.store.commit([...writes.values()]);
     this.counters.notifications += outboxed;
     if (outboxed > 0) this.relay.kick();
+  }
+
+  /** The newest log position applied for each of these properties, read in one query. */
+  private async newestPositions(propertyIds: string[]): Promise<Map<string, number>> {
+    const stored = await this.versions.find({ _id: { $in: [...new Set(propertyIds)] } });
+    return new Map(stored.map((doc) => [doc._id, doc.revision]));
   }
 
   private parse(message: JsMsg): ListingsIntegrationEvent | null {

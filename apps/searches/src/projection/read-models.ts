@@ -82,6 +82,14 @@ export const MATCHES_COLLECTION: CollectionSpec = {
 
 export const LAST_ALERTS_COLLECTION: CollectionSpec = { name: 'searches_last_alerts', indexes: [] };
 
+/**
+ * The newest listings log position the matcher applied for each property (its `revision`): an
+ * integration event older than it is dropped, so an older document is never judged after a newer
+ * one. Written in the matcher's commit; found by id only.
+ */
+export type PropertyVersionDoc = StoredDocument;
+export const PROPERTY_VERSIONS_COLLECTION: CollectionSpec = { name: 'searches_property_versions', indexes: [] };
+
 /** Notifications decided by the matcher, published from here to the notifier (see OutboxRelay). */
 export const ALERT_OUTBOX_COLLECTION: CollectionSpec = { name: 'searches_alert_outbox', indexes: [] };
 export const ALERT_DEAD_LETTERS_COLLECTION: CollectionSpec = { name: 'searches_alert_outbox_dead_letters', indexes: [] };

@@ -40,12 +40,20 @@ const propertyDocumentSchema = z.custom<PropertyDocument>(
   { message: 'must be a PropertyDocument' },
 );
 const isoDate = z.string().refine((value) => !Number.isNaN(Date.parse(value)), { message: 'must be an ISO 8601 date' });
+/**
+ * The position in the listings event log of the change an event announces: a property's changes
+ * come in position order, so a consumer keeps the newest position it applied per property and
+ * drops an event older than it (a failed publish retried, or a redelivery, can reorder events).
+ * Optional: events published before it was added have none, and are applied as they come.
+ */
+const position = z.number().int().nonnegative().optional();
 
 export const propertyCreatedEventSchema = z.object({
   id: z.string().min(1),
   type: z.literal('property.created'),
   propertyId: z.string().uuid(),
   occurredAt: isoDate,
+  position,
   document: propertyDocumentSchema,
 });
 
@@ -54,6 +62,7 @@ export const propertyChangedEventSchema = z.object({
   type: z.literal('property.changed'),
   propertyId: z.string().uuid(),
   occurredAt: isoDate,
+  position,
   /** Top-level document fields whose value changed. */
   changedFields: z.array(z.string()),
   document: propertyDocumentSchema,
@@ -66,6 +75,7 @@ export const advertWebhookEventSchema = z.object({
   propertyId: z.string().uuid(),
   advertId: z.string().uuid(),
   occurredAt: isoDate,
+  position,
   adEvent: z
     .object({ fieldName: z.string(), fieldOldValue: z.string(), fieldNewValue: z.string(), percentVariation: z.string(), createdAt: z.string() })
     .nullable(),
