@@ -27,7 +27,7 @@ runMain('gateway', async () => {
   });
   app.enableCors({
     origin: true,
-    allowedHeaders: ['X-API-KEY', 'Content-Type', 'X-Request-Id', 'Last-Event-ID'],
+    allowedHeaders: ['X-API-KEY', 'Content-Type', 'X-Request-Id', 'Last-Event-ID', 'Idempotency-Key', 'platformorigin'],
     exposedHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'X-Ignored-Parameters'],
   });
   await app.listen(config.PORT, config.HOST);

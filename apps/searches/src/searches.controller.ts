@@ -81,8 +81,8 @@ export class SearchesController {
 
   @MessagePattern(SEARCHES_SUBJECTS.createSearch)
   createSearch(@Payload() payload: unknown) {
-    const { caller, body, platformOrigin } = parseRpcPayload(createSearchRequestSchema, payload);
-    return answered(() => this.searches.create(caller, body, platformOrigin ?? null));
+    const { caller, body, platformOrigin, idempotencyKey } = parseRpcPayload(createSearchRequestSchema, payload);
+    return answered(() => this.searches.create(caller, body, platformOrigin ?? null, idempotencyKey ?? null));
   }
 
   @MessagePattern(SEARCHES_SUBJECTS.updateSearch)

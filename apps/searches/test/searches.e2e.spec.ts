@@ -284,6 +284,23 @@ describe('accounts, keys and saved searches through the gateway', () => {
       expect((await fixture.send('POST', '/searches', { title: 'fits again', transactionType: 0, propertyTypes: [0] }, as(carol))).status).toBe(201);
     });
 
+    it('makes a creation retry-safe with Idempotency-Key: the same key answers the first search, another body 409, a bad key 400 naming it', async () => {
+      const dave = (await fixture.send('POST', '/admin/accounts', { name: 'Dave' }, admin)).body as CreatedAccount;
+      const search = { title: 'Une seule fois', transactionType: 0, propertyTypes: [0] };
+      const keyed = { ...as(dave), 'Idempotency-Key': 'c1b9f1de-6f7e-4b1a-9d1e-0f2a3b4c5d6e' };
+      const first = await fixture.send('POST', '/searches', search, keyed);
+      const retried = await fixture.send('POST', '/searches', search, keyed);
+      expect([first.status, retried.status]).toEqual([201, 201]);
+      expect((retried.body as SearchRecord).id).toBe((first.body as SearchRecord).id);
+      expect(((await fixture.get('/searches', as(dave))).body as Collection<SearchRecord>)['hydra:totalItems']).toBe(1);
+      const other = await fixture.send('POST', '/searches', { ...search, title: 'Autre chose' }, keyed);
+      expect(other.status).toBe(409);
+      expect((other.body as Problem).violations?.map((v) => v.propertyPath)).toEqual(['Idempotency-Key']);
+      const bad = await fixture.send('POST', '/searches', search, { ...as(dave), 'Idempotency-Key': 'espace interdite' });
+      expect(bad.status).toBe(400);
+      expect((bad.body as Problem).violations?.map((v) => v.propertyPath)).toEqual(['Idempotency-Key']);
+    });
+
     it('turns notifications off with the token alone; an unknown token answers 404 with success false', async () => {
       const created = (await fixture.send('POST', '/searches', { title: 'alertes', transactionType: 0, propertyTypes: [0], notificationEnabled: true, endpointRecipient: 'https://hooks.test/m' }, as(bob))).body as SearchRecord;
       const off = await fixture.send('POST', '/public/search/disable-notifications', { searchToken: created.token, reason: 'too many' }, {});

@@ -279,11 +279,18 @@ export const API_OPERATIONS: OperationSpec[] = [
     path: '/searches',
     tag: 'searches',
     summary: 'Create a saved search for the calling account',
-    headers: PLATFORM_ORIGIN,
+    headers: {
+      ...PLATFORM_ORIGIN,
+      'Idempotency-Key': {
+        description:
+          'Makes a retry safe: the same key from the same account within 24 hours answers the search the first request created (201, same id) instead of creating another; the same key with another body answers 409. 1 to 255 visible ASCII characters (a UUID, say)',
+        schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+      },
+    },
     body: { description: 'A Search', schema: ref('SearchInput'), example: SEARCH_EXAMPLE },
     responses: {
       '201': { description: 'The stored Search', schema: ref('Search') },
-      '409': 'The account holds the most searches it may',
+      '409': 'The account holds the most searches it may, or the Idempotency-Key was sent within 24 hours with another request',
       '413': 'Body over 64 KiB',
     },
   },

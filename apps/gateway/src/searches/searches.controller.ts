@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import {
+  IDEMPOTENCY_KEY_PATTERN,
   LISTINGS_SUBJECTS,
   SEARCHES_SUBJECTS,
   type SearchesPage,
@@ -43,12 +44,21 @@ export class SearchesController {
 
   @Post()
   @HttpCode(201)
-  create(@Req() request: AuthenticatedRequest, @Body() body: unknown, @Headers('platformorigin') platformOrigin?: string): Promise<SearchRecord> {
+  create(
+    @Req() request: AuthenticatedRequest,
+    @Body() body: unknown,
+    @Headers('platformorigin') platformOrigin?: string,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<SearchRecord> {
     const platform = origin(platformOrigin);
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
+      throw ProblemException.invalidParameter('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
+    }
     return this.services.request<SearchRecord>(SEARCHES_SUBJECTS.createSearch, {
       caller: callerOf(request),
       body: boundedBody(request, body),
       ...(platform ? { platformOrigin: platform } : {}),
+      ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
     });
   }
 

@@ -48,6 +48,7 @@ function aSearchDoc(id: string, revision: number, criteria: Record<string, unkno
       updatedAt: createdAt,
       lastAlertAt: null,
       deleted: false,
+      idempotency: null,
     },
     notificationEnabled: fullSpec.notificationEnabled,
     titleFolded: fullSpec.title.toLowerCase(),

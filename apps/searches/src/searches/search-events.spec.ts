@@ -41,6 +41,7 @@ describe('evolveSearch', () => {
       updatedAt: '2024-01-01T00:00:00.000Z',
       lastAlertAt: null,
       deleted: false,
+      idempotency: null,
     });
   });
 

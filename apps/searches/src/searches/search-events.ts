@@ -11,11 +11,26 @@ export const searchStream = (searchId: string) => `${SEARCH_STREAM_PREFIX}${sear
 export type SearchEvent =
   | {
       type: 'SearchCreated';
-      data: { searchId: string; accountId: string; spec: SearchSpec; relations: SearchRelations; token: string; platformOrigin: string | null; createdAt: string };
+      data: {
+        searchId: string;
+        accountId: string;
+        spec: SearchSpec;
+        relations: SearchRelations;
+        token: string;
+        platformOrigin: string | null;
+        createdAt: string;
+        /** The creation's `Idempotency-Key` and a digest of the request it came with (absent without a key). */
+        idempotency?: SearchIdempotency;
+      };
     }
   | { type: 'SearchUpdated'; data: { searchId: string; spec: SearchSpec; relations: SearchRelations; platformOrigin: string | null; updatedAt: string } }
   | { type: 'SearchNotificationsDisabled'; data: { searchId: string; reason: string | null; comment: string | null; disabledAt: string } }
   | { type: 'SearchDeleted'; data: { searchId: string; deletedAt: string } };
+
+export interface SearchIdempotency {
+  key: string;
+  requestDigest: string;
+}
 
 export interface SearchState {
   id: string;
@@ -28,13 +43,15 @@ export interface SearchState {
   updatedAt: string;
   lastAlertAt: string | null;
   deleted: boolean;
+  idempotency: SearchIdempotency | null;
 }
 
 export function evolveSearch(state: SearchState | null, event: SearchEvent): SearchState | null {
   switch (event.type) {
     case 'SearchCreated': {
       const { searchId, accountId, spec, relations, token, platformOrigin, createdAt } = event.data;
-      return { id: searchId, accountId, spec, relations, token, platformOrigin, createdAt, updatedAt: createdAt, lastAlertAt: null, deleted: false };
+      const idempotency = event.data.idempotency ?? null;
+      return { id: searchId, accountId, spec, relations, token, platformOrigin, createdAt, updatedAt: createdAt, lastAlertAt: null, deleted: false, idempotency };
     }
     case 'SearchUpdated':
       if (!state) return state;

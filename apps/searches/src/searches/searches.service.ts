@@ -1,6 +1,7 @@
-import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { rpcErrors, type Caller, type MatchesPage, type NotificationState, type SearchesPage, type SearchRecord, type SearchRelations, type Violation } from '@immo/contracts';
-import type { EventStore } from '@immo/event-store';
+import { WrongExpectedVersionError, type EventStore } from '@immo/event-store';
+import { nameBasedUuid } from '@immo/runtime';
 import { KeyedSerializer, resolvedTargetViolation, type PrivateTargetsAllowed } from '@immo/service-kit';
 import { READ_YOUR_WRITES_MS } from '../accounts/accounts.service';
 import { CommandRejected } from '../command-rejected';
@@ -9,11 +10,15 @@ import type { PlaceRelations } from '../places/place-relations';
 import type { SearchDoc } from '../projection/read-models';
 import { tokenDigest, type SearchesProjection } from '../projection/searches-projection';
 import { parseSearchBody, type SearchSpec } from './search-body';
-import { evolveSearch, searchStream, type SearchEvent, type SearchState } from './search-events';
+import { evolveSearch, searchStream, type SearchEvent, type SearchIdempotency, type SearchState } from './search-events';
 import { searchRecordOf } from './search-record';
 import { listSearchesQuery } from './list-searches-query';
 
 export const SEARCHES_PER_PAGE = 30;
+/** How long an `Idempotency-Key` answers the search it created. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+/** Namespace of the search ids derived from an account and an `Idempotency-Key`. */
+const IDEMPOTENT_SEARCH_NAMESPACE = '5f1d0c7e-2b7a-4c1e-9a53-6d8e0f4b1a27';
 
 export interface SearchesServiceOptions {
   maxSearchesPerAccount: number;
@@ -25,9 +30,14 @@ const badRequest = (violations: Violation[]) =>
   new CommandRejected(rpcErrors.badRequest(`Invalid search: ${violations.map((v) => v.propertyPath).join(', ')}`, violations));
 
 /**
- * Saved searches: commands append to the search's stream and answer once the read model holds
- * the change; queries read the read model. Another account's search is "not found", never
+ * Saved searches: commands append to the search's stream and answer with the state the stream
+ * holds (after waiting, for a while, for the read model to hold it too, so that a read right after
+ * finds it); queries read the read model. Another account's search is "not found", never
  * "forbidden", so ids leak nothing.
+ *
+ * A creation with an `Idempotency-Key` creates the search whose id derives from the account and
+ * the key: a retry (from any replica) finds that stream already written and answers the search it
+ * holds, for 24 hours; the same key with another request is refused.
  */
 export class SearchesService {
   private readonly now: () => Date;
@@ -44,30 +54,75 @@ export class SearchesService {
     this.now = options.now ?? (() => new Date());
   }
 
-  async create(caller: Caller, body: unknown, platformOrigin: string | null): Promise<SearchRecord> {
+  async create(caller: Caller, body: unknown, platformOrigin: string | null, idempotencyKey: string | null = null): Promise<SearchRecord> {
+    const idempotency = idempotencyKey === null ? null : { key: idempotencyKey, requestDigest: requestDigest(body, platformOrigin) };
+    const keyedId = idempotency === null ? null : nameBasedUuid(`${caller.accountId}\n${idempotency.key}`, IDEMPOTENT_SEARCH_NAMESPACE);
     const { spec, relations } = await this.validated(body);
     return this.creating.run(caller.accountId, async () => {
+      if (keyedId !== null && idempotency !== null) {
+        const earlier = await this.earlierCreation(caller, keyedId, idempotency);
+        if (earlier !== 'none') return earlier;
+      }
       const count = await this.projection.searches.count({ accountId: caller.accountId });
       if (count >= this.options.maxSearchesPerAccount) {
         throw new CommandRejected(rpcErrors.conflict(`This account already has ${count} searches, the most it may hold; delete one first.`));
       }
-      const searchId = randomUUID();
-      const token = randomBytes(24).toString('base64url');
-      const createdAt = this.now().toISOString();
-      await this.append(searchId, 'no_stream', {
+      // A key whose search is older than the window creates a search of its own, as without a key.
+      const searchId = keyedId !== null && (await this.stateOf(keyedId)).state === null ? keyedId : randomUUID();
+      const created: SearchEvent = {
         type: 'SearchCreated',
-        data: { searchId, accountId: caller.accountId, spec, relations, token, platformOrigin, createdAt },
-      });
-      return this.get(caller, searchId);
+        data: {
+          searchId,
+          accountId: caller.accountId,
+          spec,
+          relations,
+          token: randomBytes(24).toString('base64url'),
+          platformOrigin,
+          createdAt: this.now().toISOString(),
+          ...(idempotency !== null ? { idempotency } : {}),
+        },
+      };
+      try {
+        await this.append(searchId, 'no_stream', created);
+      } catch (error) {
+        // The same key sent twice at once: the other request created it.
+        if (!(error instanceof WrongExpectedVersionError) || keyedId === null || idempotency === null) throw error;
+        const earlier = await this.earlierCreation(caller, keyedId, idempotency);
+        if (earlier === 'none') throw error;
+        return earlier;
+      }
+      return searchRecordOf(evolveSearch(null, created) as SearchState, null);
     });
+  }
+
+  /**
+   * The search an earlier request with this key created, when there is one within the window;
+   * `none` otherwise. The key sent with another request (body or platform) is refused.
+   */
+  private async earlierCreation(caller: Caller, searchId: string, idempotency: SearchIdempotency): Promise<SearchRecord | 'none'> {
+    const { state } = await this.stateOf(searchId);
+    if (state === null || state.accountId !== caller.accountId) return 'none';
+    if (this.now().getTime() - Date.parse(state.createdAt) > IDEMPOTENCY_WINDOW_MS) return 'none';
+    if (state.idempotency?.requestDigest !== idempotency.requestDigest) {
+      throw new CommandRejected(
+        rpcErrors.conflict('This Idempotency-Key was sent with another request: send a new key for a new search.', [
+          { propertyPath: 'Idempotency-Key', message: 'was used within 24 hours with another request' },
+        ]),
+      );
+    }
+    if (state.deleted) throw new CommandRejected(rpcErrors.notFound(`The search created with this Idempotency-Key (${searchId}) has been deleted.`));
+    const lastAlerts = await this.alerts.lastAlertAt([searchId]);
+    return searchRecordOf(state, lastAlerts.get(searchId) ?? null);
   }
 
   /** Full replacement of the body fields (POST, as the spec has it, or PUT). */
   async update(caller: Caller, searchId: string, body: unknown, platformOrigin: string | null): Promise<SearchRecord> {
-    const { revision } = await this.owned(caller, searchId);
+    const { state, revision } = await this.owned(caller, searchId);
     const { spec, relations } = await this.validated(body);
-    await this.append(searchId, revision, { type: 'SearchUpdated', data: { searchId, spec, relations, platformOrigin, updatedAt: this.now().toISOString() } });
-    return this.get(caller, searchId);
+    const updated: SearchEvent = { type: 'SearchUpdated', data: { searchId: state.id, spec, relations, platformOrigin, updatedAt: this.now().toISOString() } };
+    await this.append(state.id, revision, updated);
+    const lastAlerts = await this.alerts.lastAlertAt([state.id]);
+    return searchRecordOf(evolveSearch(state, updated) as SearchState, lastAlerts.get(state.id) ?? null);
   }
 
   async delete(caller: Caller, searchId: string): Promise<void> {
@@ -191,4 +246,9 @@ export class SearchesService {
     const result = await this.eventStore.append(searchStream(searchId), [{ id: randomUUID(), type: event.type, data: event.data }], { expectedRevision });
     await this.projection.waitFor(result.position, READ_YOUR_WRITES_MS);
   }
+}
+
+/** What identifies a creation request beside its key: its body and platform, as sent. */
+function requestDigest(body: unknown, platformOrigin: string | null): string {
+  return createHash('sha256').update(JSON.stringify({ body, platformOrigin })).digest('hex');
 }

@@ -30,8 +30,8 @@ export const rpcErrors = {
   notFound(detail: string): RpcErrorPayload {
     return { status: 404, title: 'An error occurred', detail };
   },
-  conflict(detail: string): RpcErrorPayload {
-    return { status: 409, title: 'An error occurred', detail };
+  conflict(detail: string, violations?: Violation[]): RpcErrorPayload {
+    return { status: 409, title: 'An error occurred', detail, ...(violations ? { violations } : {}) };
   },
   /** The service cannot take the request now; the client should retry later (503). */
   unavailable(detail: string): RpcErrorPayload {

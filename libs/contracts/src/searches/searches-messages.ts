@@ -86,8 +86,11 @@ export interface KeyRevokedMessage {
 export const callerSchema = z.object({ accountId: accountIdSchema }).strict();
 export type Caller = z.infer<typeof callerSchema>;
 
+/** The `Idempotency-Key` of a creation: 1 to 255 visible ASCII characters. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7E]{1,255}$/;
+
 export const createSearchRequestSchema = z
-  .object({ caller: callerSchema, body: z.unknown(), platformOrigin: z.string().max(200).optional() })
+  .object({ caller: callerSchema, body: z.unknown(), platformOrigin: z.string().max(200).optional(), idempotencyKey: z.string().regex(IDEMPOTENCY_KEY_PATTERN).optional() })
   .strict();
 export const updateSearchRequestSchema = z
   .object({ caller: callerSchema, id: uuidSchema, body: z.unknown(), platformOrigin: z.string().max(200).optional() })
