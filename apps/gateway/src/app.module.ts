@@ -58,6 +58,7 @@ export class GatewayModule {
               nats,
               { enabled: config.RATE_LIMIT_REQUESTS > 0, requests: Math.max(1, config.RATE_LIMIT_REQUESTS), windowMs: config.RATE_LIMIT_WINDOW_MS, burst: config.RATE_LIMIT_BURST },
               `gateway@${hostname()}:${process.pid}`,
+              config.NATS_REPLICAS,
             ),
         },
         {

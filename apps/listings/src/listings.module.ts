@@ -5,6 +5,7 @@ import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type B
 import type { NatsConnection } from 'nats';
 import {
   LISTINGS_INTEGRATION_STREAM_SETTINGS,
+  replicated,
   NatsRpcClient,
   openOutboxPublisher,
   ServiceKitModule,
@@ -89,7 +90,7 @@ export class ListingsModule {
       eventStore,
       store: documentStore,
       geo,
-      publish: await openOutboxPublisher(nats, LISTINGS_INTEGRATION_STREAM_SETTINGS),
+      publish: await openOutboxPublisher(nats, replicated(LISTINGS_INTEGRATION_STREAM_SETTINGS, config.NATS_REPLICAS)),
       searchIndexSnapshotFile: join(listingsDataDir(config), 'search-index.snapshot'),
     });
     const ingestion = new IngestionService(eventStore, geo, directory.matcher, {
@@ -103,10 +104,16 @@ export class ListingsModule {
     const gate = new IngestionGate();
     const router = new IngestionRouter(nats, ingestion, gate);
     let runtime: ListingsRuntime | null = null;
-    const lease = await IngestionLease.open(nats, instanceIdentity(config), {
-      acquired: () => runtime?.onLeaseAcquired(),
-      lost: () => runtime?.onLeaseLost(),
-    });
+    const lease = await IngestionLease.open(
+      nats,
+      instanceIdentity(config),
+      {
+        acquired: () => runtime?.onLeaseAcquired(),
+        lost: () => runtime?.onLeaseLost(),
+      },
+      undefined,
+      config.NATS_REPLICAS,
+    );
     runtime = new ListingsRuntime(eventStore, runner, relay, directory, ingestion, gate, router, lease);
     const started = runtime;
     registerListingsMetrics(runtime);

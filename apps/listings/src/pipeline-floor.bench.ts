@@ -57,7 +57,7 @@ export async function measurePipelineFloor(snapshotCount: number): Promise<Pipel
   // client settings are the service's. The document store as `openDocumentStore` opens it, but
   // without its exit on a failed write (this process is the benchmark, not a service).
   const connection = await connectNats(nats.url, { name: 'pipeline-floor', timeoutMs: 5_000 });
-  const events = await openEventStore('listings', { EVENT_STORE: 'jetstream' }, connection);
+  const events = await openEventStore('listings', { EVENT_STORE: 'jetstream', NATS_REPLICAS: 1 }, connection);
   const store = createDocumentStore({ kind: 'embedded', dataDir, yieldToEventLoop: () => eventLoopSlice.yieldIfSpent() });
   try {
     for (const spec of [ADVERTS_COLLECTION, PROPERTIES_COLLECTION, CHECKPOINTS_COLLECTION]) store.collection(spec);

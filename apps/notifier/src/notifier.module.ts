@@ -79,7 +79,7 @@ export class NotifierModule {
         },
       },
     );
-    const intake = new DeliveryIntake(nats, store, dispatcher);
+    const intake = new DeliveryIntake(nats, store, dispatcher, undefined, config.NATS_REPLICAS);
     registerNotifierMetrics(dispatcher, breakers);
     return {
       module: NotifierModule,

@@ -5,6 +5,7 @@ import type { NatsConnection } from 'nats';
 import { accountKeyIdOf, apiKeyDigest, SEARCHES_SUBJECTS, type KeyRevokedMessage, type SearchChangedMessage } from '@immo/contracts';
 import {
   ALERT_NOTIFICATIONS_STREAM_SETTINGS,
+  replicated,
   NatsRpcClient,
   PrivateTargetsAllowed,
   ServiceKitModule,
@@ -102,7 +103,8 @@ export class SearchesModule {
     });
     const accounts = new AccountsService(eventStore, projection);
     const matchable = new MatchableSearches();
-    const matcher = new AlertMatcher(nats, documentStore, matchable, await openOutboxPublisher(nats, ALERT_NOTIFICATIONS_STREAM_SETTINGS));
+    const publish = await openOutboxPublisher(nats, replicated(ALERT_NOTIFICATIONS_STREAM_SETTINGS, config.NATS_REPLICAS));
+    const matcher = new AlertMatcher(nats, documentStore, matchable, publish, undefined, config.NATS_REPLICAS);
     registerSearchesMetrics({ eventStore, projection, matcher });
     const searches = new SearchesService(eventStore, projection, new PlaceRelations(new NatsRpcClient(nats, 2000)), new AlertRecords(documentStore), {
       maxSearchesPerAccount: config.MAX_SEARCHES_PER_ACCOUNT,

@@ -1,4 +1,5 @@
 export * from './nats-server';
+export * from './nats-cluster';
 export * from './nats-binary';
 export * from './bench-harness';
 export * from './http-client';

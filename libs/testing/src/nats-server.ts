@@ -68,6 +68,51 @@ async function waitForPort(port: number, deadlineMs: number): Promise<void> {
   }
 }
 
+/** One nats-server process that can be started, stopped as an outage would (or killed), and started again. */
+export interface NatsProcess {
+  launch(): Promise<void>;
+  /** SIGTERM, then SIGKILL after 5 s. */
+  halt(): Promise<void>;
+  /** SIGKILL at once, as a machine or process crash. */
+  kill(): Promise<void>;
+  readonly pid: number | undefined;
+}
+
+/** Runs `nats-server` with these arguments; launched once its client port listens. */
+export function natsProcess(args: string[], port: number, binary = findNatsServer() ?? 'nats-server'): NatsProcess {
+  let child: ChildProcess | null = null;
+  let exited: Promise<void> = Promise.resolve();
+  const signal = async (name: NodeJS.Signals, graceMs: number): Promise<void> => {
+    const running = child as ChildProcess | null;
+    if (running && running.exitCode === null) {
+      running.kill(name);
+      await Promise.race([exited, new Promise((r) => setTimeout(r, graceMs).unref())]);
+      if (running.exitCode === null) running.kill('SIGKILL');
+      await exited;
+    }
+    child = null;
+  };
+  return {
+    async launch() {
+      const started = spawn(binary, args, { stdio: 'ignore' });
+      child = started;
+      exited = new Promise<void>((resolve) => started.once('exit', () => resolve()));
+      started.once('error', () => undefined);
+      try {
+        await waitForPort(port, 10_000);
+      } catch (error) {
+        started.kill('SIGKILL');
+        throw error;
+      }
+    },
+    halt: () => signal('SIGTERM', 5000),
+    kill: () => signal('SIGKILL', 5000),
+    get pid() {
+      return (child as ChildProcess | null)?.pid;
+    },
+  };
+}
+
 /**
  * Spawns a real `nats-server` with JetStream on a free loopback port and a throw-away store
  * directory. Tests never rely on a server already listening on 4222.
@@ -77,42 +122,19 @@ export async function startNatsServer(options: { jetstream?: boolean; binary?: s
   const storeDir = mkdtempSync(join(tmpdir(), 'nats-test-'));
   const args = ['-a', '127.0.0.1', '-p', String(port)];
   if (options.jetstream !== false) args.push('-js', '-sd', storeDir);
-  const binary = options.binary ?? findNatsServer() ?? 'nats-server';
-  let child: ChildProcess | null = null;
-  let exited: Promise<void> = Promise.resolve();
-  const launch = async (): Promise<void> => {
-    const started = spawn(binary, args, { stdio: 'ignore' });
-    child = started;
-    exited = new Promise<void>((resolve) => started.once('exit', () => resolve()));
-    started.once('error', () => undefined);
-    try {
-      await waitForPort(port, 10_000);
-    } catch (error) {
-      started.kill('SIGKILL');
-      throw error;
-    }
-  };
-  const halt = async (): Promise<void> => {
-    const running = child as ChildProcess | null;
-    if (running && running.exitCode === null) {
-      running.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]);
-      if (running.exitCode === null) running.kill('SIGKILL');
-    }
-    child = null;
-  };
-  await launch();
+  const server = natsProcess(args, port, options.binary);
+  await server.launch();
   return {
     url: `nats://127.0.0.1:${port}`,
     port,
     async stop() {
-      await halt();
+      await server.halt();
       rmSync(storeDir, { recursive: true, force: true });
     },
-    interrupt: halt,
-    start: launch,
+    interrupt: () => server.halt(),
+    start: () => server.launch(),
     get pid() {
-      return (child as ChildProcess | null)?.pid;
+      return server.pid;
     },
   };
 }

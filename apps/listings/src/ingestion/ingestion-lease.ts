@@ -35,8 +35,9 @@ export class IngestionLease {
     private readonly events: LeaseEvents,
   ) {}
 
-  static async open(nats: NatsConnection, holder: string, events: LeaseEvents, ttlMs = 10_000): Promise<IngestionLease> {
-    const kv = await nats.jetstream().views.kv(BUCKET, { ttl: ttlMs, history: 1 });
+  /** `replicas`: copies of the lease bucket in a NATS cluster (`NATS_REPLICAS`). */
+  static async open(nats: NatsConnection, holder: string, events: LeaseEvents, ttlMs = 10_000, replicas = 1): Promise<IngestionLease> {
+    const kv = await nats.jetstream().views.kv(BUCKET, { ttl: ttlMs, history: 1, replicas });
     return new IngestionLease(kv, holder, ttlMs, events);
   }
 

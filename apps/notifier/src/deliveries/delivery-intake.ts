@@ -9,7 +9,7 @@ import { Logger } from '@nestjs/common';
 import type { JsMsg, NatsConnection } from 'nats';
 import { alertNotificationSchema, NOTIFIER_SUBJECTS, type AlertNotification, type LiveNotification } from '@immo/contracts';
 import type { DocumentCollection, DocumentStore } from '@immo/document-store';
-import { ALERT_NOTIFICATIONS_STREAM_SETTINGS, DurableBatchConsumer } from '@immo/service-kit';
+import { ALERT_NOTIFICATIONS_STREAM_SETTINGS, DurableBatchConsumer, replicated } from '@immo/service-kit';
 import type { DeliveryDispatcher } from './delivery-dispatcher';
 import { DELIVERIES_COLLECTION, newDelivery, type DeliveryDoc } from './delivery-records';
 
@@ -29,10 +29,12 @@ export class DeliveryIntake {
     store: DocumentStore,
     private readonly dispatcher: DeliveryDispatcher,
     private readonly now: () => number = Date.now,
+    /** Copies of the notifications stream in a NATS cluster (`NATS_REPLICAS`). */
+    replicas = 1,
   ) {
     this.deliveries = store.collection<DeliveryDoc>(DELIVERIES_COLLECTION);
     this.consumer = new DurableBatchConsumer(nats, {
-      stream: ALERT_NOTIFICATIONS_STREAM_SETTINGS,
+      stream: replicated(ALERT_NOTIFICATIONS_STREAM_SETTINGS, replicas),
       durable: NOTIFIER_CONSUMER,
       // Every notification ever decided is delivered, including those published before the first start.
       deliverFrom: 'all',

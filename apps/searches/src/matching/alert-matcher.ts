@@ -22,6 +22,7 @@ import {
   LISTINGS_INTEGRATION_STREAM_SETTINGS,
   OutboxRelay,
   outboxId,
+  replicated,
   type OutboxRecord,
   type PublishIntegrationEvent,
 } from '@immo/service-kit';
@@ -65,13 +66,15 @@ export class AlertMatcher {
     private readonly searches: MatchableSearches,
     publish: PublishIntegrationEvent,
     private readonly now: () => Date = () => new Date(),
+    /** Copies of the integration stream in a NATS cluster (`NATS_REPLICAS`). */
+    replicas = 1,
   ) {
     this.matches = store.collection<MatchDoc>(MATCHES_COLLECTION);
     store.collection<LastAlertDoc>(LAST_ALERTS_COLLECTION);
     this.versions = store.collection<PropertyVersionDoc>(PROPERTY_VERSIONS_COLLECTION);
     this.relay = new OutboxRelay(store, publish, { outbox: ALERT_OUTBOX_COLLECTION, deadLetters: ALERT_DEAD_LETTERS_COLLECTION });
     this.consumer = new DurableBatchConsumer(nats, {
-      stream: LISTINGS_INTEGRATION_STREAM_SETTINGS,
+      stream: replicated(LISTINGS_INTEGRATION_STREAM_SETTINGS, replicas),
       durable: MATCHER_CONSUMER,
       // A new deployment does not go through a week of past facts: no search may hear of them.
       deliverFrom: 'new',

@@ -5,11 +5,16 @@ const ERR_STREAM_NOT_FOUND = 10059;
 /**
  * Creates a JetStream stream unless it exists. Only "stream not found" leads to a creation; any
  * other failure (no JetStream, no permission, NATS down) is the caller's. Two instances starting
- * together may both try to create it: the loser checks it now exists instead of failing.
+ * together may both try to create it: the loser checks it now exists instead of failing. An
+ * existing stream with another replica count than asked is updated to it (an operator moving
+ * from one nats-server to a cluster sets `NATS_REPLICAS` and restarts the services).
  */
 export async function ensureStream(jsm: JetStreamManager, config: Partial<StreamConfig> & { name: string }): Promise<void> {
   try {
-    await jsm.streams.info(config.name);
+    const { config: current } = await jsm.streams.info(config.name);
+    if (config.num_replicas !== undefined && current.num_replicas !== config.num_replicas) {
+      await jsm.streams.update(config.name, { ...current, num_replicas: config.num_replicas });
+    }
     return;
   } catch (error) {
     if (!(error instanceof NatsError) || error.api_error?.err_code !== ERR_STREAM_NOT_FOUND) throw error;

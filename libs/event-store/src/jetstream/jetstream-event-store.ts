@@ -50,6 +50,8 @@ export interface JetStreamEventStoreOptions {
   subjectPrefix?: string;
   /** How long JetStream remembers message ids for dedupe. Default two minutes. */
   duplicateWindowMs?: number;
+  /** Copies of the stream in a NATS cluster. Default 1. */
+  replicas?: number;
   /** Asked after each stream-head look-up, before its commit is decoded and appended to (see `lastCommit`). */
   yieldToEventLoop?: YieldToEventLoop;
 }
@@ -165,6 +167,7 @@ export class JetStreamEventStore implements EventStore {
         subjects: [`${subjectPrefix}.>`],
         storage: StorageType.File,
         duplicate_window: nanos(options.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS),
+        num_replicas: options.replicas ?? 1,
       });
       return new JetStreamEventStore(nc, ownsConnection, jsm, nc.jetstream(), streamName, subjectPrefix, options.yieldToEventLoop ?? (() => undefined));
     } catch (error) {

@@ -19,10 +19,17 @@ const helperThreadNice = z.coerce.number().int().min(0).max(19).default(5);
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
+/**
+ * Copies of each JetStream stream and KV bucket the services create: 1 on one nats-server, 3 on a
+ * three-node cluster (compose, Kubernetes), so that losing a node loses no event and stops nothing.
+ */
+const natsReplicas = z.coerce.number().int().min(1).max(5).default(1);
+
 /** Variables every service reads. Production sets the store kinds and their URLs. */
 export const serviceConfigShape = {
   NATS_URL: natsUrl,
   NATS_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
+  NATS_REPLICAS: natsReplicas,
   DATA_DIR: z.string().min(1).default('.data'),
   EVENT_STORE: z.enum(['jetstream', 'eventstoredb']).default('jetstream'),
   ESDB_URL: z.string().regex(/^(esdb|esdb\+discover|kurrentdb|kurrent):\/\//, 'must be an esdb:// connection string').optional(),
@@ -93,6 +100,7 @@ export type NotifierConfig = z.output<typeof notifierConfigSchema>;
 export const gatewayConfigShape = {
   NATS_URL: natsUrl,
   NATS_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
+  NATS_REPLICAS: natsReplicas,
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: port(3000),
   DATA_DIR: z.string().min(1).default('.data'),

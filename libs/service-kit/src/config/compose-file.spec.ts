@@ -16,10 +16,23 @@ describe('docker-compose.yml', () => {
   const resolve = (value: string) =>
     String(value).replace(/\$\{([A-Z_]+)(:[?-]([^}]*))?\}/g, (_m, name: string) => (name.endsWith('KEY') || name.endsWith('KEYS') ? 'placeholder-key-0123456789' : ''));
 
-  it('runs NATS, EventStoreDB, MongoDB and the five apps', () => {
+  it('runs a three-node NATS cluster, EventStoreDB, MongoDB and the five apps', () => {
     expect(Object.keys(compose.services).sort()).toEqual(
-      ['eventstore', 'gateway', 'geo', 'listings', 'mongo', 'nats', 'notifier', 'searches'].sort(),
+      ['eventstore', 'gateway', 'geo', 'listings', 'mongo', 'nats-1', 'nats-2', 'nats-3', 'notifier', 'searches'].sort(),
     );
+  });
+
+  it('clusters the NATS nodes, each routing to the two others, and has every app keep three copies of its streams and buckets on all three nodes', () => {
+    const nodes = ['nats-1', 'nats-2', 'nats-3'];
+    for (const node of nodes) {
+      const command = (compose.services[node] as { command?: string[] }).command ?? [];
+      const option = (name: string) => command[command.indexOf(name) + 1];
+      expect([option('--name'), option('--cluster_name'), command.includes('-js')]).toEqual([node, 'immo', true]);
+      expect((option('--routes') ?? '').split(',').sort()).toEqual(nodes.filter((other) => other !== node).map((other) => `nats://${other}:6222`));
+    }
+    for (const app of Object.keys(APP_CONFIGS)) {
+      expect(compose.services[app]?.environment).toMatchObject({ NATS_REPLICAS: '3', NATS_URL: nodes.map((node) => `nats://${node}:4222`).join(',') });
+    }
   });
 
   for (const [app, config] of Object.entries(APP_CONFIGS)) {

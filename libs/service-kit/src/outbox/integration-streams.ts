@@ -32,6 +32,11 @@ export const ALERT_NOTIFICATIONS_STREAM_SETTINGS: StreamSettings = {
   max_age: 7 * 24 * 3600 * SECOND_NS,
 };
 
+/** A stream's settings with its replica count (`NATS_REPLICAS`). */
+export function replicated(settings: StreamSettings, replicas: number): StreamSettings {
+  return { ...settings, num_replicas: replicas };
+}
+
 export async function ensureJetStream(nats: NatsConnection, settings: StreamSettings): Promise<void> {
   await ensureStream(await nats.jetstreamManager(), settings);
 }

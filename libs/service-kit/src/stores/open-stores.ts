@@ -12,12 +12,13 @@ import { eventLoopSlice } from '../scheduling/event-loop-slice';
  * The service's event store: a JetStream stream of its own on the embedded runtime
  * (`<SERVICE>_EVENTS`), EventStoreDB in production.
  */
-export async function openEventStore(service: ServiceName, config: Pick<ServiceConfig, 'EVENT_STORE' | 'ESDB_URL'>, nats: NatsConnection): Promise<EventStore> {
+export async function openEventStore(service: ServiceName, config: Pick<ServiceConfig, 'EVENT_STORE' | 'ESDB_URL' | 'NATS_REPLICAS'>, nats: NatsConnection): Promise<EventStore> {
   if (config.EVENT_STORE === 'eventstoredb') return connectEventStoreDb(config.ESDB_URL ?? '');
   return JetStreamEventStore.connect({
     servers: nats,
     streamName: `${service.toUpperCase()}_EVENTS`,
     subjectPrefix: `es.${service}`,
+    replicas: config.NATS_REPLICAS,
     yieldToEventLoop: () => eventLoopSlice.yieldIfDue(),
   });
 }

@@ -21,8 +21,8 @@ export class GatewayPresence {
     private readonly instance: string,
   ) {}
 
-  static async open(nats: NatsConnection, instance: string): Promise<GatewayPresence> {
-    const kv = await nats.jetstream().views.kv(BUCKET, { ttl: EXPIRES_MS, history: 1 });
+  static async open(nats: NatsConnection, instance: string, replicas = 1): Promise<GatewayPresence> {
+    const kv = await nats.jetstream().views.kv(BUCKET, { ttl: EXPIRES_MS, history: 1, replicas });
     const presence = new GatewayPresence(kv, instance.replace(/[^-/_=.a-zA-Z0-9]/g, '_'));
     await presence.beat();
     presence.timer = setInterval(() => void presence.beat(), HEARTBEAT_MS);

@@ -33,12 +33,13 @@ export class RateLimiter implements OnApplicationShutdown {
     return new RateLimiter({ enabled: false, requests: 1, windowMs: 1, burst: 1 }, null, null);
   }
 
-  static async open(nats: NatsConnection, settings: RateLimitSettings, instance: string): Promise<RateLimiter> {
+  /** `replicas`: copies of the shared buckets in a NATS cluster (`NATS_REPLICAS`). */
+  static async open(nats: NatsConnection, settings: RateLimitSettings, instance: string, replicas = 1): Promise<RateLimiter> {
     if (!settings.enabled) return RateLimiter.disabled();
     // Idle keys expire once their bucket would be full again anyway.
     const ttl = Math.ceil((settings.windowMs / settings.requests) * settings.burst) + 60_000;
-    const kv = await nats.jetstream().views.kv(BUCKET, { ttl, history: 1 });
-    return new RateLimiter(settings, new SharedRateStore(kv, settings), await GatewayPresence.open(nats, instance));
+    const kv = await nats.jetstream().views.kv(BUCKET, { ttl, history: 1, replicas });
+    return new RateLimiter(settings, new SharedRateStore(kv, settings), await GatewayPresence.open(nats, instance, replicas));
   }
 
   /** The decision for one request of this key, or null when limits are off. */
