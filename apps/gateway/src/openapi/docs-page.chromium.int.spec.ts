@@ -1,26 +1,15 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { buildOpenApiDocument } from './openapi-document';
 import { API_DESCRIPTION } from './operations';
 import { startGatewayWithoutServices } from './test-double/gateway-without-services';
+import { executableOnPath } from '@immo/testing';
 
-function onPath(name: string): string | null {
-  for (const directory of (process.env['PATH'] ?? '').split(delimiter).filter(Boolean)) {
-    const candidate = join(directory, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // Not in this directory.
-    }
-  }
-  return null;
-}
 
-const chromium = onPath('chromium');
+const chromium = executableOnPath('chromium');
 if (chromium === null) process.stdout.write('skipped: chromium not on PATH (the docs page in a real browser)\n');
 const inChromium = chromium === null ? it.skip : it;
 

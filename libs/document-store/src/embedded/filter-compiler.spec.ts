@@ -1,19 +1,9 @@
 import { Query } from 'mingo';
+import { mulberry32 } from '@immo/runtime';
 import type { Filter } from '../document-store.port';
 import { compileFilter } from './filter-compiler';
 import { MINGO_OPTIONS } from './mingo-context';
 
-/** Small deterministic generator so that a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DATE_A = new Date('2024-01-01T00:00:00Z');
 const DATE_B = new Date('2024-06-01T00:00:00Z');
@@ -82,7 +72,7 @@ function filter(next: () => number, depth = 0): Filter {
 
 describe('compileFilter', () => {
   it('answers exactly what mingo answers', () => {
-    const next = random(20240601);
+    const next = mulberry32(20240601);
     const docs = Array.from({ length: 150 }, (_, i) => doc(next, i));
     let checked = 0;
     for (let i = 0; i < 600; i++) {

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
@@ -13,6 +13,7 @@ import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
 import { APP_CONFIGS } from './app-configs';
+import { executableOnPath } from '@immo/testing';
 
 /**
  * deploy/k8s is checked as `kubectl apply -k` would apply it, without a cluster: both overlays are
@@ -49,21 +50,9 @@ const K8S = join(REPO, 'deploy', 'k8s');
 const VALIDATOR = join(K8S, 'validate-models.mjs');
 const PROD_SECRETS = join('overlays', 'prod', 'secrets');
 
-function onPath(name: string): string | null {
-  for (const directory of (process.env['PATH'] ?? '').split(delimiter).filter(Boolean)) {
-    const candidate = join(directory, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // Not in this directory.
-    }
-  }
-  return null;
-}
 
 const KUBECTL_MISSING = 'kubectl not on PATH: install kubectl (kustomize v5) to render deploy/k8s';
-const kubectl = onPath('kubectl');
+const kubectl = executableOnPath('kubectl');
 if (kubectl === null) process.stdout.write(`skipped: ${KUBECTL_MISSING}\n`);
 const describeWithKubectl = kubectl === null ? describe.skip : describe;
 /** Suite names carry the reason, so a skip reads as one in Jest's output too. */
