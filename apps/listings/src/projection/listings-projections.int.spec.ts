@@ -466,4 +466,62 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     expect(events).toBeGreaterThan(120);
     expect(commits).toBeLessThan(events / 5);
   }, 90_000);
+
+  it('drops its read models and replays the log when they are ahead of it (the log lost its tail in a machine crash), so the appends that reuse those positions are projected and announced', async () => {
+    const streamName = 'LISTINGS_LOST_TAIL';
+    const connectLog = () => JetStreamEventStore.connect({ servers: nats, streamName, subjectPrefix: 'es.lost-tail' });
+    const { store } = openStore();
+    const announced = new Set<string>();
+    const recording: PublishIntegrationEvent = async (_subject, eventId) => void announced.add(eventId);
+    const settle = async (log: JetStreamEventStore, projections: ListingsProjections, published = true) => {
+      const marker = await log.append(`marker-${randomUUID()}`, [{ id: randomUUID(), type: 'Marker', data: {} }], { expectedRevision: 'no_stream' });
+      await projections.runner.waitFor(marker.position);
+      if (published) expect(await projections.relay.settled(10_000)).toBe(true);
+    };
+
+    let log = await connectLog();
+    const before = createListingsProjections({ eventStore: log, store, geo, publish: recording });
+    await before.runner.start();
+    before.relay.start();
+    const { snapshots } = generateDataset({ seed: 5, goods: 30 });
+    expect((await new IngestionService(log, geo, before.directory.matcher, { now: NOW }).ingest(snapshots)).rejected).toBe(0);
+    await settle(log, before);
+    await before.runner.stop();
+    await before.relay.stop();
+    const lost = await documentsOf(store);
+    expect(lost.length).toBeGreaterThan(10);
+
+    // The machine crashed before the broker's files held those events: the stream starts over.
+    await (await nats.jetstreamManager()).streams.delete(streamName);
+    await log.close();
+    log = await connectLog();
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    const after = createListingsProjections({ eventStore: log, store, geo, publish: recording });
+    await after.runner.start();
+    after.relay.start();
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('read models are ahead of the event log'));
+    warn.mockRestore();
+    announced.clear();
+    const fresh = generateDataset({ seed: 6, goods: 3 }).snapshots;
+    expect((await new IngestionService(log, geo, after.directory.matcher, { now: NOW }).ingest(fresh)).rejected).toBe(0);
+    await settle(log, after);
+
+    // What the log holds now, and nothing of what it lost.
+    const documents = await documentsOf(store);
+    const reference = openStore().store;
+    const replay = createListingsProjections({ eventStore: log, store: reference, geo, publish: async () => undefined });
+    await replay.runner.start();
+    await settle(log, replay, false);
+    expect(documents).toEqual(await documentsOf(reference));
+    expect(documents.length).toBeGreaterThan(0);
+    expect(documents.some((doc) => lost.some((old) => old.uuid === doc.uuid && JSON.stringify(old) === JSON.stringify(doc)))).toBe(false);
+    expect(after.searchIndex.search(criteriaOf({ withCoherentPrice: 'false', itemsPerPage: '30' })).total).toBe(documents.length);
+    expect([...announced].filter((id) => id.startsWith('property-created:') || id.endsWith(':property.ad.create')).length).toBeGreaterThan(0);
+    await replay.runner.stop();
+    await after.runner.stop();
+    await after.relay.stop();
+    await log.close();
+    await reference.close();
+    await store.close();
+  }, 90_000);
 });

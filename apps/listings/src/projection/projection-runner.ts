@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { DocumentCollection, DocumentStore, DocumentWrite } from '@immo/document-store';
-import { eventLoopSlice, withRequestId } from '@immo/service-kit';
+import { eventLoopSlice, outboxId, withRequestId } from '@immo/service-kit';
 import type { AllSubscription, EventStore, RecordedEvent } from '@immo/event-store';
 import type { AdvertDirectory } from './advert-directory';
 import type { AdvertStatesProjection } from './advert-states.projection';
@@ -112,7 +112,17 @@ export class ProjectionRunner {
   /** Loads checkpoints and the advert directory, then follows the log from the oldest checkpoint. */
   async start(): Promise<void> {
     this.stopped = false;
-    for (const name of this.names) this.checkpoints.set(name, (await this.checkpointRecords.findById(name))?.position ?? null);
+    await this.loadCheckpoints();
+    const head = await this.deps.eventStore.headPosition();
+    const newest = Math.max(-1, ...[...this.checkpoints.values()].map((position) => position ?? -1));
+    if (newest >= 0 && (head === null || newest > head)) {
+      // The log lost events the read models had applied: a machine crash before the broker's files
+      // caught up with what it had acknowledged. Appends now reuse those positions, which the
+      // checkpoints would skip for good: the read models are rebuilt from what the log holds.
+      this.logger.warn(`read models are ahead of the event log (checkpoint ${newest}, log head ${head ?? 'none'}): the log lost events they had applied; dropping them and replaying the log`);
+      await this.dropReadModels(head);
+      await this.loadCheckpoints();
+    }
     const positions = [...this.checkpoints.values()];
     const from = positions.some((p) => p === null) ? null : Math.min(...(positions as number[]));
     this.applied = from;
@@ -149,24 +159,47 @@ export class ProjectionRunner {
   /**
    * Drops the read models and replays the whole log into them. The outbox keeps its checkpoint:
    * a rebuild does not announce past changes again.
+   * `requestId`: the rebuild request's, for the line that says the read models were dropped.
    */
-  /** `requestId`: the rebuild request's, for the line that says the read models were dropped. */
   async rebuild(requestId: string | null = null): Promise<void> {
     await this.stop();
+    await this.dropReadModels('keep');
+    this.logger.log(withRequestId('read models dropped; replaying the event log', requestId));
+    await this.start();
+  }
+
+  private async loadCheckpoints(): Promise<void> {
+    for (const name of this.names) this.checkpoints.set(name, (await this.checkpointRecords.findById(name))?.position ?? null);
+  }
+
+  /**
+   * Deletes the read models' documents and checkpoints in one transaction (a crash never leaves
+   * checkpoints over dropped documents), and empties what is held in memory. The outbox's
+   * checkpoint is kept, or moved back to `outboxTo` (the log's head) with the records past it
+   * dropped: they announce events the log no longer holds, and the appends that reuse their
+   * positions are announced in their place.
+   */
+  private async dropReadModels(outboxTo: number | null | 'keep'): Promise<void> {
     const { store } = this.deps;
-    // One transaction: a crash during the rebuild never leaves checkpoints over dropped documents.
     const writes: DocumentWrite[] = [];
     for (const spec of [ADVERTS_COLLECTION, ADVERT_FACTS_COLLECTION, PROPERTIES_COLLECTION, SEARCH_ROWS_COLLECTION]) {
       for (const { _id } of await store.collection(spec).find({}, { projection: { _id: 1 } })) writes.push({ collection: spec.name, deleteId: _id });
     }
-    for (const name of [this.deps.advertStates.name, this.deps.propertyDocuments.name, this.deps.searchIndex.name]) writes.push({ collection: CHECKPOINTS_COLLECTION.name, deleteId: name });
+    const dropped = [this.deps.advertStates.name, this.deps.propertyDocuments.name, this.deps.searchIndex.name];
+    if (outboxTo !== 'keep') {
+      dropped.push(this.deps.outbox.name);
+      const past = outboxTo === null ? {} : { _id: { $gt: outboxId(outboxTo, 9999) } };
+      for (const { _id } of await store.collection(OUTBOX_COLLECTION).find(past, { projection: { _id: 1 } })) writes.push({ collection: OUTBOX_COLLECTION.name, deleteId: _id });
+    }
+    for (const name of dropped) writes.push({ collection: CHECKPOINTS_COLLECTION.name, deleteId: name });
+    if (outboxTo !== 'keep' && outboxTo !== null) {
+      writes.push({ collection: CHECKPOINTS_COLLECTION.name, upsert: { _id: this.deps.outbox.name, revision: outboxTo, position: outboxTo } as CheckpointRecord });
+    }
     await store.commit(writes);
     this.deps.directory.clear();
     this.deps.advertStates.clear();
     this.deps.searchIndex.clear();
     this.cache.clear();
-    this.logger.log(withRequestId('read models dropped; replaying the event log', requestId));
-    await this.start();
   }
 
   /**

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,6 +128,35 @@ describe('searches projection (real JetStream, LMDB read models)', () => {
     const listed = await accounts.list(1);
     expect(listed.items.map((account) => account.id)).toContain(created.id);
     await projection.stop();
+    await store.close();
+  });
+
+  it('drops its read models and replays the log when they are ahead of it (the log lost its tail in a machine crash), so the appends that reuse those positions are applied', async () => {
+    const streamName = 'SEARCHES_LOST_TAIL';
+    const connectLog = () => JetStreamEventStore.connect({ servers: nats, streamName, subjectPrefix: 'es.searches-lost-tail' });
+    const { store } = openStore();
+    let log = await connectLog();
+    const before = new SearchesProjection(log, store);
+    await before.start();
+    const lost = [await new AccountsService(log, before).create('Perdu 1'), await new AccountsService(log, before).create('Perdu 2')];
+    await before.stop();
+
+    // The machine crashed before the broker's files held those events: the stream starts over.
+    await (await nats.jetstreamManager()).streams.delete(streamName);
+    await log.close();
+    log = await connectLog();
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    const after = new SearchesProjection(log, store);
+    await after.start();
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('read models are ahead of the event log'));
+    warn.mockRestore();
+    const accounts = new AccountsService(log, after);
+    const created = await accounts.create('Nouveau');
+    const listed = (await accounts.list(1)).items.map((account) => account.id);
+    expect(listed).toContain(created.id);
+    for (const account of lost) expect(listed).not.toContain(account.id);
+    await after.stop();
+    await log.close();
     await store.close();
   });
 });

@@ -91,7 +91,23 @@ export class SearchesProjection {
     this.stopped = false;
     this.committed = (await this.checkpoints.findById(PROJECTION_CHECKPOINT_ID))?.position ?? null;
     this.headAtStart = await this.eventStore.headPosition();
+    if (this.committed !== null && (this.headAtStart === null || this.committed > this.headAtStart)) {
+      // The log lost events the read models had applied (a machine crash before the broker's files
+      // caught up): appends now reuse those positions, which the checkpoint would skip for good.
+      this.logger.warn(`read models are ahead of the event log (checkpoint ${this.committed}, log head ${this.headAtStart ?? 'none'}): dropping them and replaying the log`);
+      await this.dropReadModels();
+      this.committed = null;
+    }
     this.follow(this.committed);
+  }
+
+  /** Every document and the checkpoint, in one transaction: a crash never leaves the checkpoint over dropped documents. */
+  private async dropReadModels(): Promise<void> {
+    const writes: DocumentWrite[] = [];
+    for (const collection of [this.accounts, this.keys, this.searches, this.checkpoints] as DocumentCollection<StoredDocument>[]) {
+      for (const { _id } of await collection.find({}, { projection: { _id: 1 } })) writes.push({ collection: collection.name, deleteId: _id });
+    }
+    await this.store.commit(writes);
   }
 
   async stop(): Promise<void> {
