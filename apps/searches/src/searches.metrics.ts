@@ -25,7 +25,7 @@ export function registerSearchesMetrics(parts: {
   });
   collectedCounter({
     name: 'alert_matcher_events_total',
-    help: 'Listings integration events the alert matcher read: handled (tested against the saved searches), rejected (not valid, acknowledged and dropped) or out_of_order (older than the newest applied for its property, dropped).',
+    help: 'Listings integration events the alert matcher read: handled (tested against the saved searches), rejected (not valid, acknowledged and dropped) or out_of_order (not newer than the newest applied for its property: dropped).',
     labelNames: ['outcome'],
     read: () => [
       { labels: { outcome: 'handled' }, value: matcher.counters.events },

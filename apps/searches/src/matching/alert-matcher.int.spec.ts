@@ -20,8 +20,9 @@ const SEARCH: AlertingSearch = {
 };
 const CHEAP = 250_000;
 
-/** One saved search: flats under 250,000 €. */
-const cheapFlats = { matching: (document: PropertyDocument) => (document.price < CHEAP ? [SEARCH] : []) } as unknown as MatchableSearches;
+/** The saved searches: flats under 250,000 €. */
+const saved: AlertingSearch[] = [SEARCH];
+const cheapFlats = { matching: (document: PropertyDocument) => (document.price < CHEAP ? saved : []) } as unknown as MatchableSearches;
 
 async function eventually<T>(read: () => T, accept: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
   const until = Date.now() + timeoutMs;
@@ -79,6 +80,19 @@ describe('AlertMatcher on a real JetStream stream', () => {
     expect(published.filter((n) => n.propertyId === property.uuid)).toHaveLength(1);
     expect(notification?.payload).toContain('at position 30');
     expect(matcher.counters.outOfOrder).toBe(1);
+  });
+
+  it('drops an event published again (another message id, past the duplicate window), so a search saved since gets no match for an old document', async () => {
+    const property = aPropertyDocument({ uuid: '0b6f7a1e-3c2d-4e5f-8a9b-000000000003' });
+    const event = changed({ ...property, price: 200_000, title: 'once' }, 60);
+    await publish(event);
+    await eventually(() => published.filter((n) => n.propertyId === property.uuid), (list) => list.length === 1);
+    saved.push({ ...SEARCH, id: 'a1b2c3d4-1111-4aaa-8bbb-000000000009', createdAtMs: Date.now() });
+    const dropped = matcher.counters.outOfOrder;
+    await nats.jetstream().publish(LISTINGS_INTEGRATION_SUBJECTS.propertyChanged, JSON.stringify(event), { msgID: `${event.id}:again` });
+    await eventually(() => matcher.counters.outOfOrder, (count) => count === dropped + 1);
+    expect(published.filter((n) => n.propertyId === property.uuid)).toHaveLength(1);
+    saved.pop();
   });
 
   it('applies events that carry no position (published before positions were added) as they come', async () => {

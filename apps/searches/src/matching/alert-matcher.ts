@@ -6,8 +6,9 @@
  * each search was last alerted. Messages are acknowledged after that commit; a crash before it
  * has them sent again, and the ids derived from their causes make the second pass decide nothing
  * new (see alert-decisions.ts). Events of one property are applied in the order of their listings
- * log position: one older than the newest applied (a redelivery, a retried publish) is dropped, so
- * an older document is never judged after a newer one.
+ * log position: one not newer than the newest applied (a redelivery, a retried publish, an event
+ * published again) is dropped, so an older document is never judged after a newer one, nor an old
+ * one again for a search saved since.
  */
 import { Logger } from '@nestjs/common';
 import type { JsMsg, NatsConnection } from 'nats';
@@ -111,7 +112,9 @@ export class AlertMatcher {
     for (const { message, event } of events) {
       if (event.position !== undefined) {
         const applied = newest.get(event.propertyId);
-        if (applied !== undefined && event.position < applied) {
+        // Not newer than what was applied: an older event, or the same one again (a redelivery
+        // after a commit, or an outbox that published it again after JetStream's duplicate window).
+        if (applied !== undefined && event.position <= applied) {
           this.counters.outOfOrder++;
           continue;
         }

@@ -84,7 +84,7 @@ export const LAST_ALERTS_COLLECTION: CollectionSpec = { name: 'searches_last_ale
 
 /**
  * The newest listings log position the matcher applied for each property (its `revision`): an
- * integration event older than it is dropped, so an older document is never judged after a newer
+ * integration event at or before it is dropped, so an older document is never judged after a newer
  * one. Written in the matcher's commit; found by id only.
  */
 export type PropertyVersionDoc = StoredDocument;

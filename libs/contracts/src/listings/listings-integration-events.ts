@@ -42,8 +42,9 @@ const propertyDocumentSchema = z.custom<PropertyDocument>(
 const isoDate = z.string().refine((value) => !Number.isNaN(Date.parse(value)), { message: 'must be an ISO 8601 date' });
 /**
  * The position in the listings event log of the change an event announces: a property's changes
- * come in position order, so a consumer keeps the newest position it applied per property and
- * drops an event older than it (a failed publish retried, or a redelivery, can reorder events).
+ * come in position order, and each change is announced by one event at most, so a consumer keeps
+ * the newest position it applied per property and drops an event at or before it (a failed
+ * publish retried, or a redelivery, can reorder or repeat events).
  * Optional: events published before it was added have none, and are applied as they come.
  */
 const position = z.number().int().nonnegative().optional();
