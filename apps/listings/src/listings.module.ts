@@ -93,16 +93,6 @@ export class ListingsModule {
       publish: await openOutboxPublisher(nats, replicated(LISTINGS_INTEGRATION_STREAM_SETTINGS, config.NATS_REPLICAS)),
       searchIndexSnapshotFile: join(listingsDataDir(config), 'search-index.snapshot'),
     });
-    const ingestion = new IngestionService(eventStore, geo, directory.matcher, {
-      projected: async (advertId) => {
-        const record = await runner.advertRecord(advertId);
-        return record ? { state: record.state, revision: record.revision, position: record.position } : null;
-      },
-      readAhead: advertReadAhead(documentStore.collection<AdvertRecord>(ADVERTS_COLLECTION)),
-      lagLimit: new ProjectionLagLimit(MAX_UNPROJECTED_APPENDS, (position) => runner.waitFor(position), PROJECTION_WAIT_MS),
-    });
-    const gate = new IngestionGate();
-    const router = new IngestionRouter(nats, ingestion, gate);
     let runtime: ListingsRuntime | null = null;
     const lease = await IngestionLease.open(
       nats,
@@ -111,9 +101,19 @@ export class ListingsModule {
         acquired: () => runtime?.onLeaseAcquired(),
         lost: () => runtime?.onLeaseLost(),
       },
-      undefined,
-      config.NATS_REPLICAS,
+      { replicas: config.NATS_REPLICAS },
     );
+    const ingestion = new IngestionService(eventStore, geo, directory.matcher, {
+      projected: async (advertId) => {
+        const record = await runner.advertRecord(advertId);
+        return record ? { state: record.state, revision: record.revision, position: record.position } : null;
+      },
+      readAhead: advertReadAhead(documentStore.collection<AdvertRecord>(ADVERTS_COLLECTION)),
+      lagLimit: new ProjectionLagLimit(MAX_UNPROJECTED_APPENDS, (position) => runner.waitFor(position), PROJECTION_WAIT_MS),
+      leading: () => lease.surelyHeld(),
+    });
+    const gate = new IngestionGate();
+    const router = new IngestionRouter(nats, ingestion, gate);
     runtime = new ListingsRuntime(eventStore, runner, relay, directory, ingestion, gate, router, lease);
     const started = runtime;
     registerListingsMetrics(runtime);

@@ -22,7 +22,7 @@ describe('IngestionLease (real nats-server)', () => {
   });
 
   async function open(holder: string, events: LeaseEvents): Promise<IngestionLease> {
-    const lease = await IngestionLease.open(nats, holder, events, TTL_MS);
+    const lease = await IngestionLease.open(nats, holder, events, { ttlMs: TTL_MS });
     leases.push(lease);
     return lease;
   }
@@ -41,6 +41,21 @@ describe('IngestionLease (real nats-server)', () => {
     await a.stop();
     await until(() => b.held);
     expect(log).toEqual(['a acquired', 'a lost', 'b acquired']);
+  });
+
+  it('is surely held only within its time to live (less a fifth) of the last renewal sent, by the holder\'s clock', async () => {
+    let clock = Date.now();
+    const lease = await IngestionLease.open(nats, 'stalled', { acquired: () => undefined, lost: () => undefined }, { ttlMs: 60_000, now: () => clock });
+    leases.push(lease);
+    expect(lease.surelyHeld()).toBe(false);
+    lease.start();
+    await until(() => lease.held);
+    expect(lease.surelyHeld()).toBe(true);
+    // A pause of most of the time to live without a renewal (timers do not run in a stalled process).
+    clock += 47_000;
+    expect([lease.held, lease.surelyHeld()]).toEqual([true, true]);
+    clock += 2_000;
+    expect([lease.held, lease.surelyHeld()]).toEqual([true, false]);
   });
 
   /** Instance `a` holding the lease, then its key gone as if the server forgot it: the next renewal's revision check fails. */

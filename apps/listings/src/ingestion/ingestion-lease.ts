@@ -21,10 +21,17 @@ export interface LeaseEvents {
  * the key, which only succeeds once it expired (leader gone) or was deleted (graceful stop). An
  * instance restarted with the same identity (same data directory) takes its own lease back at
  * once instead of waiting for it to expire.
+ *
+ * A holder that stalls (a long pause, a SIGSTOP) learns it may have lost the lease only at its
+ * next renewal, while work it had under way goes on meanwhile. So `surelyHeld` also bounds the
+ * lease in time: held at most a time to live, less a margin, after the last renewal was sent, by
+ * this process's clock. Ingestion asks it before each append.
  */
 export class IngestionLease {
   private readonly logger = new Logger('IngestionLease');
   private revision: number | null = null;
+  /** Until when the lease is certainly this holder's: the last renewal's send time plus the time to live, less a margin. */
+  private validUntilMs = 0;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
 
@@ -33,16 +40,26 @@ export class IngestionLease {
     private readonly holder: string,
     private readonly ttlMs: number,
     private readonly events: LeaseEvents,
+    private readonly now: () => number,
   ) {}
 
   /** `replicas`: copies of the lease bucket in a NATS cluster (`NATS_REPLICAS`). */
-  static async open(nats: NatsConnection, holder: string, events: LeaseEvents, ttlMs = 10_000, replicas = 1): Promise<IngestionLease> {
+  static async open(nats: NatsConnection, holder: string, events: LeaseEvents, options: { ttlMs?: number; replicas?: number; now?: () => number } = {}): Promise<IngestionLease> {
+    const { ttlMs = 10_000, replicas = 1, now = Date.now } = options;
     const kv = await nats.jetstream().views.kv(BUCKET, { ttl: ttlMs, history: 1, replicas });
-    return new IngestionLease(kv, holder, ttlMs, events);
+    return new IngestionLease(kv, holder, ttlMs, events, now);
   }
 
   get held(): boolean {
     return this.revision !== null;
+  }
+
+  /**
+   * Held, and renewed recently enough that no other instance can hold it yet: within the time to
+   * live of the last renewal's sending, less a fifth of it for clocks and the broker's own delay.
+   */
+  surelyHeld(): boolean {
+    return this.revision !== null && this.now() < this.validUntilMs;
   }
 
   start(): void {
@@ -92,19 +109,28 @@ export class IngestionLease {
 
   /** Creates the key when it is free, or takes this holder's own back; false when another holds it. */
   private async take(): Promise<boolean> {
+    const sentAt = this.now();
     const entry = await this.kv.get(KEY);
     const live = entry !== null && entry.operation === 'PUT';
     if (live && codec.decode(entry.value).holder !== this.holder) return false;
     this.revision = live ? await this.kv.update(KEY, codec.encode({ holder: this.holder }), entry.revision) : await this.kv.create(KEY, codec.encode({ holder: this.holder }));
+    this.validUntilMs = this.validFrom(sentAt);
     return true;
   }
 
   private async renew(revision: number): Promise<void> {
+    const sentAt = this.now();
     this.revision = await this.kv.update(KEY, codec.encode({ holder: this.holder }), revision);
+    this.validUntilMs = this.validFrom(sentAt);
+  }
+
+  private validFrom(sentAt: number): number {
+    return sentAt + this.ttlMs - Math.ceil(this.ttlMs / 5);
   }
 
   private lose(): void {
     this.revision = null;
+    this.validUntilMs = 0;
     this.events.lost();
   }
 }

@@ -61,6 +61,27 @@ describe('IngestionService (real JetStream event store)', () => {
     expect(first?.status === 'accepted' && second?.status === 'accepted' && first.propertyId === second.propertyId).toBe(true);
   });
 
+  it('appends nothing once it cannot be sure it still leads ingestion (a leader stalled past its lease): what is left of the batch is "retry later"', async () => {
+    let leading = true;
+    let appends = 0;
+    const append = eventStore.append.bind(eventStore);
+    const spy = jest.spyOn(eventStore, 'append').mockImplementation(async (...args) => {
+      appends++;
+      // The lease is lost after the first append, as if the process had stalled past it there.
+      leading = false;
+      return append(...args);
+    });
+    try {
+      const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), { now, leading: () => leading });
+      const reply = await ingestion.ingest([fresh(), fresh(), fresh()]);
+      expect([reply.accepted, reply.rejected, appends]).toEqual([1, 2, 1]);
+      const refused = reply.results.filter((result) => result.status === 'rejected');
+      for (const result of refused) expect(result.status === 'rejected' && result.violations[0]?.message).toMatch(/retry later: this instance no longer surely leads ingestion/);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('resolves a commune given by postal code and name, and warns about one it cannot resolve', async () => {
     const ingestion = new IngestionService(eventStore, geo, new PropertyMatcher(), { now });
     const reply = await ingestion.ingest([

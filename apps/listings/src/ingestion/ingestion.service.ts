@@ -62,6 +62,13 @@ async function settlesBy(work: Promise<unknown>, deadline: number): Promise<bool
 }
 
 /** Raised for an item not stored before its batch's deadline: the caller retries it later. */
+/** This instance cannot be sure it still leads ingestion (see `IngestionLease.surelyHeld`): another may. */
+export class NotLeadingError extends Error {
+  constructor() {
+    super('this instance no longer surely leads ingestion');
+  }
+}
+
 export class BatchDeadlineError extends Error {
   constructor() {
     super(`the batch was not stored within ${BATCH_TIME_MS / 1000} s`);
@@ -125,6 +132,12 @@ export interface IngestionOptions {
   readAhead?: AdvertReadAhead;
   /** Holds appends while the projection is too far behind. */
   lagLimit?: ProjectionLagLimit;
+  /**
+   * Whether this instance surely still leads ingestion, asked right before each append: a leader
+   * that stalled past its lease must not go on appending its batches while another leads (grouping
+   * across adverts is not guarded by their streams' revisions). Always, without one.
+   */
+  leading?: () => boolean;
 }
 
 /**
@@ -144,6 +157,7 @@ export class IngestionService {
   private readonly projected: ProjectedAdvertLookup | null;
   private readonly lagLimit: ProjectionLagLimit | null;
   private readonly readAhead: AdvertReadAhead | null;
+  private readonly leading: () => boolean;
 
   constructor(
     private readonly eventStore: EventStore,
@@ -155,6 +169,7 @@ export class IngestionService {
     this.projected = options.projected ?? null;
     this.lagLimit = options.lagLimit ?? null;
     this.readAhead = options.readAhead ?? null;
+    this.leading = options.leading ?? (() => true);
   }
 
   /** Global position of the latest commit this instance appended (projection lag is measured against it). */
@@ -232,7 +247,7 @@ export class IngestionService {
           if (due) await due;
         } catch (error) {
           // Running out of time (the batch's or the projection's) is load, not a fault: said once per batch below.
-          if (error instanceof BatchDeadlineError || error instanceof ProjectionLagError) postponed++;
+          if (error instanceof BatchDeadlineError || error instanceof ProjectionLagError || error instanceof NotLeadingError) postponed++;
           else this.logger.error(withRequestId(`snapshot ${item.index} failed: ${String(error)}`, requestId));
           results[item.index] = {
             index: item.index,
@@ -352,6 +367,7 @@ export class IngestionService {
         // in one turn (a 390 ms stall measured at 240,000 adverts).
         const admitted = eventLoopSlice.yieldIfDue();
         if (admitted) await admitted;
+        if (!this.leading()) throw new NotLeadingError();
         const appended = await this.eventStore.append(advertStreamName(advertId), toEventData(advertId, current.revision, events), {
           expectedRevision: current.revision === -1 ? 'no_stream' : current.revision,
           lastPosition: current.position,
