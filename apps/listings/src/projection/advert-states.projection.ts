@@ -16,6 +16,16 @@ export interface AdvertChange {
 }
 
 /**
+ * An advert event whose stored record is already past it: another replica writing the same store
+ * (MongoDB) folded it, with what follows. `propertyIds`: the properties the advert belongs and
+ * belonged to, whose stored search rows this replica's index must now follow.
+ */
+export interface StoredAhead {
+  storedAhead: true;
+  propertyIds: string[];
+}
+
+/**
  * Advert states: folds each advert stream's events into its state (`listings_adverts`) and its
  * facts (`listings_advert_facts`, plus the in-memory directory). Handles every advert event.
  */
@@ -41,12 +51,13 @@ export class AdvertStatesProjection {
     return event.streamName.startsWith(ADVERT_STREAM_PREFIX);
   }
 
-  async apply(event: RecordedEvent, uow: UnitOfWork): Promise<AdvertChange | null> {
+  async apply(event: RecordedEvent, uow: UnitOfWork): Promise<AdvertChange | StoredAhead> {
     const advertId = event.streamName.slice(ADVERT_STREAM_PREFIX.length);
     const record = await uow.read<AdvertRecord>(ADVERTS_COLLECTION.name, advertId, (id) => this.stateBefore(id, event.revision));
     const previous = record?.state ?? null;
-    // `version` counts folded events: a revision below it is already in the state.
-    if (previous && event.revision < previous.version) return null;
+    // `version` counts folded events: a revision below it is already in the state. Nothing to
+    // write, but this replica's directory follows what is stored, whoever wrote it.
+    if (previous && event.revision < previous.version) return this.follow(advertId, previous);
     const domainEvent = fromRecordedEvent(event);
     const next = evolve(previous, domainEvent);
     const facts = factsOf(next);
@@ -58,6 +69,15 @@ export class AdvertStatesProjection {
     }
     if (next.propertyId !== null) uow.addMember(next.propertyId, advertId);
     return { event, advertId, domainEvent, previous, next };
+  }
+
+  private follow(advertId: string, stored: AdvertState): StoredAhead {
+    const propertyIds = new Set<string>();
+    const known = this.directory.matcher.propertyOf(advertId);
+    if (known !== undefined) propertyIds.add(known);
+    if (stored.propertyId !== null) propertyIds.add(stored.propertyId);
+    this.directory.track(factsOf(stored));
+    return { storedAhead: true, propertyIds: [...propertyIds] };
   }
 
   /** An advert's stored record, for ingestion to decide on; kept a moment for `apply` (see `stateBefore`). */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
 import { EmbeddedDocumentStore, type DocumentStore, type StoredDocument } from '@immo/document-store';
-import { JetStreamEventStore } from '@immo/event-store';
+import { JetStreamEventStore, type AllSubscription, type EventStore, type SubscribeToAllOptions } from '@immo/event-store';
 import { LISTINGS_INTEGRATION_STREAM, type City, type ListingsIntegrationEvent } from '@immo/contracts';
 import { startNatsServer, until, type RunningNatsServer } from '@immo/testing';
 import { generateDataset } from '../../demo/generate-snapshots';
@@ -522,6 +522,46 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     await after.relay.stop();
     await log.close();
     await reference.close();
+    await store.close();
+  }, 90_000);
+
+  it('keeps two replicas projecting into one shared store equal in memory: a slower one follows what the other stored (grouping directory and search index)', async () => {
+    const store = new EmbeddedDocumentStore();
+    /** The log as a slower replica reads it: a 300 ms pause every 100 events. */
+    const slowed: EventStore = Object.assign(Object.create(eventStore) as EventStore, {
+      subscribeToAll: (options?: SubscribeToAllOptions): AllSubscription => {
+        const inner = eventStore.subscribeToAll(options);
+        return {
+          unsubscribe: () => inner.unsubscribe(),
+          async *[Symbol.asyncIterator]() {
+            let seen = 0;
+            for await (const event of inner) {
+              if (++seen % 100 === 0) await new Promise((resolve) => setTimeout(resolve, 300));
+              yield event;
+            }
+          },
+        };
+      },
+    });
+    const fast = createListingsProjections({ eventStore, store, geo, publish: async () => undefined });
+    const slow = createListingsProjections({ eventStore: slowed, store, geo, publish: async () => undefined });
+    await fast.runner.start();
+    await slow.runner.start();
+    const ingestion = new IngestionService(eventStore, geo, fast.directory.matcher, { now: NOW });
+    const { snapshots } = generateDataset({ seed: 23, goods: 150 });
+    for (let i = 0; i < snapshots.length; i += 100) expect((await ingestion.ingest(snapshots.slice(i, i + 100))).rejected).toBe(0);
+    await caughtUp(fast);
+    await caughtUp(slow);
+
+    const everything = criteriaOf({ withCoherentPrice: 'false', itemsPerPage: '30', order: { createdAt: 'asc' } });
+    const properties = await store.collection(PROPERTIES_COLLECTION).count({});
+    expect(properties).toBeGreaterThan(100);
+    expect(fast.searchIndex.search(everything).total).toBe(properties);
+    expect(slow.searchIndex.search(everything)).toEqual(fast.searchIndex.search(everything));
+    expect(slow.directory.size).toBe(fast.directory.size);
+    expect(slow.directory.size).toBe(await store.collection(ADVERT_FACTS_COLLECTION).count({}));
+    await slow.runner.stop();
+    await fast.runner.stop();
     await store.close();
   }, 90_000);
 });

@@ -261,8 +261,12 @@ export class ProjectionRunner {
     const { advertStates, propertyDocuments, outbox, searchIndex } = this.deps;
     const uow = this.uow;
     if (advertStates.handles(event) && this.runs(advertStates.name, event.position)) {
-      const change = await advertStates.apply(event, uow);
-      if (change) {
+      const outcome = await advertStates.apply(event, uow);
+      if ('storedAhead' in outcome) {
+        // Another replica projected it into the shared store: the search index follows the rows it wrote.
+        if (this.runs(searchIndex.name, event.position)) await searchIndex.followStored(outcome.propertyIds, uow);
+      } else {
+        const change = outcome;
         const property = this.runs(propertyDocuments.name, event.position) ? await propertyDocuments.apply(change, uow) : null;
         if (this.runs(outbox.name, event.position)) {
           // Advert events carry the document, read back when the documents are already past this event.

@@ -52,6 +52,19 @@ export class SearchIndexProjection {
   }
 
   /**
+   * Another replica projected a change of these properties into the shared store: once this batch
+   * commits, the index holds the rows it stored, and the documents' cached text is dropped.
+   */
+  async followStored(propertyIds: readonly string[], uow: UnitOfWork): Promise<void> {
+    const rows = this.store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION);
+    const stored = await Promise.all(propertyIds.map((id) => rows.findById(id)));
+    uow.afterCommit(() => {
+      for (const record of stored) if (record !== null) this.index.upsert(record.row as SearchRow);
+      for (const id of propertyIds) this.texts.forget(id);
+    });
+  }
+
+  /**
    * Fills the index at start, before following the log: from the snapshot taken when the service
    * last stopped if it was taken at `position` (the projection's stored checkpoint), otherwise
    * from the stored rows.
