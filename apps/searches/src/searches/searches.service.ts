@@ -59,16 +59,14 @@ export class SearchesService {
     const keyedId = idempotency === null ? null : nameBasedUuid(`${caller.accountId}\n${idempotency.key}`, IDEMPOTENT_SEARCH_NAMESPACE);
     const { spec, relations } = await this.validated(body);
     return this.creating.run(caller.accountId, async () => {
-      if (keyedId !== null && idempotency !== null) {
-        const earlier = await this.earlierCreation(caller, keyedId, idempotency);
-        if (earlier !== 'none') return earlier;
-      }
+      const earlier = keyedId !== null && idempotency !== null ? await this.earlierCreation(caller, keyedId, idempotency) : 'none';
+      if (typeof earlier === 'object') return earlier;
       const count = await this.projection.searches.count({ accountId: caller.accountId });
       if (count >= this.options.maxSearchesPerAccount) {
         throw new CommandRejected(rpcErrors.conflict(`This account already has ${count} searches, the most it may hold; delete one first.`));
       }
       // A key whose search is older than the window creates a search of its own, as without a key.
-      const searchId = keyedId !== null && (await this.stateOf(keyedId)).state === null ? keyedId : randomUUID();
+      const searchId = keyedId !== null && earlier === 'none' ? keyedId : randomUUID();
       const created: SearchEvent = {
         type: 'SearchCreated',
         data: {
@@ -87,9 +85,9 @@ export class SearchesService {
       } catch (error) {
         // The same key sent twice at once: the other request created it.
         if (!(error instanceof WrongExpectedVersionError) || keyedId === null || idempotency === null) throw error;
-        const earlier = await this.earlierCreation(caller, keyedId, idempotency);
-        if (earlier === 'none') throw error;
-        return earlier;
+        const winner = await this.earlierCreation(caller, keyedId, idempotency);
+        if (typeof winner !== 'object') throw error;
+        return winner;
       }
       return searchRecordOf(evolveSearch(null, created) as SearchState, null);
     });
@@ -97,12 +95,13 @@ export class SearchesService {
 
   /**
    * The search an earlier request with this key created, when there is one within the window;
-   * `none` otherwise. The key sent with another request (body or platform) is refused.
+   * `expired` when it is older, `none` when there is none. The key sent with another request
+   * (body or platform) is refused.
    */
-  private async earlierCreation(caller: Caller, searchId: string, idempotency: SearchIdempotency): Promise<SearchRecord | 'none'> {
+  private async earlierCreation(caller: Caller, searchId: string, idempotency: SearchIdempotency): Promise<SearchRecord | 'expired' | 'none'> {
     const { state } = await this.stateOf(searchId);
     if (state === null || state.accountId !== caller.accountId) return 'none';
-    if (this.now().getTime() - Date.parse(state.createdAt) > IDEMPOTENCY_WINDOW_MS) return 'none';
+    if (this.now().getTime() - Date.parse(state.createdAt) > IDEMPOTENCY_WINDOW_MS) return 'expired';
     if (state.idempotency?.requestDigest !== idempotency.requestDigest) {
       throw new CommandRejected(
         rpcErrors.conflict('This Idempotency-Key was sent with another request: send a new key for a new search.', [
