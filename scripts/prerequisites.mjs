@@ -60,6 +60,37 @@ export function ensureNatsServer() {
   return binary;
 }
 
+/**
+ * Chromium, for the test that renders the docs page in a real browser: installed from the OS
+ * package manager when missing and running as root. Not needed to run the product, so a failed
+ * install only warns (that one test then says it is skipped, and why).
+ */
+export function ensureChromium() {
+  const onPath = (process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'chromium'));
+  const executable = (candidate) => {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if ([...onPath, '/usr/bin/chromium'].some(executable)) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot) {
+    console.warn('chromium is not installed: the docs-page browser test will be skipped (sudo apt-get install -y chromium)');
+    return;
+  }
+  console.log('Installing chromium from the OS package manager (for the docs-page browser test)…');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  try {
+    run('apt-get', ['update', '-qq'], { env });
+    run('apt-get', ['install', '-y', '-qq', 'chromium'], { env });
+  } catch (error) {
+    console.warn(`chromium could not be installed (${error.message}): the docs-page browser test will be skipped`);
+  }
+}
+
 export function build() {
   run(process.execPath, [join(root, 'scripts', 'build.mjs')]);
 }

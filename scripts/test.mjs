@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, ensureDependencies, ensureNatsServer, root } from './prerequisites.mjs';
+import { build, ensureChromium, ensureDependencies, ensureNatsServer, root } from './prerequisites.mjs';
 
 function step(name, command, args) {
   const started = Date.now();
@@ -20,6 +20,7 @@ function step(name, command, args) {
 try {
   ensureDependencies();
   process.env.NATS_SERVER_BIN = ensureNatsServer();
+  ensureChromium();
 } catch (error) {
   console.error(error.message);
   process.exit(1);
