@@ -6,5 +6,5 @@ runMain('geo', async () => {
   const config = loadConfig('geo', geoConfigSchema);
   configureLogging('geo', config);
   const nats = await connectNats(config.NATS_URL, { name: 'geo', timeoutMs: config.NATS_CONNECT_TIMEOUT_MS });
-  await runService('geo', config, await GeoModule.register({ config, nats, instance: instanceId('geo') }));
+  await runService('geo', config, await GeoModule.register({ config, nats, instance: instanceId('geo', config) }));
 });

@@ -83,7 +83,7 @@ export class ListingsModule {
   static async register(options: ListingsModuleOptions): Promise<DynamicModule> {
     const { config, nats } = options;
     const eventStore = await openEventStore('listings', config, nats);
-    const documentStore = await openDocumentStore('listings', config);
+    const documentStore = await openDocumentStore('listings', config, nats);
     const rpc = new NatsRpcClient(nats, 2000);
     const geo = new GeoDirectoryClient(rpc);
     const { directory, runner, relay, searchIndex, documentTexts } = createListingsProjections({

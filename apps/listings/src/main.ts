@@ -9,6 +9,6 @@ runMain('listings', async () => {
   const nats = await connectNats(config.NATS_URL, { name: 'listings', timeoutMs: config.NATS_CONNECT_TIMEOUT_MS });
   // Request ids are handed on by the handlers (see RequestIdPassing): binding them would put a
   // promise hook on every promise the projections and the ingestion create.
-  const app = await runService('listings', config, await ListingsModule.register({ config, nats, instance: instanceId('listings') }), { requestIds: 'explicit' });
+  const app = await runService('listings', config, await ListingsModule.register({ config, nats, instance: instanceId('listings', config) }), { requestIds: 'explicit' });
   app.get(ListingsRuntime).serving();
 });

@@ -6,5 +6,5 @@ runMain('notifier', async () => {
   const config = loadConfig('notifier', notifierConfigSchema);
   configureLogging('notifier', config);
   const nats = await connectNats(config.NATS_URL, { name: 'notifier', timeoutMs: config.NATS_CONNECT_TIMEOUT_MS });
-  await runService('notifier', config, await NotifierModule.register({ config, nats, instance: instanceId('notifier') }));
+  await runService('notifier', config, await NotifierModule.register({ config, nats, instance: instanceId('notifier', config) }));
 });

@@ -51,7 +51,7 @@ const CLAIM_MARGIN_MS = 3_000;
 export class NotifierModule {
   static async register(options: NotifierModuleOptions): Promise<DynamicModule> {
     const { config, nats } = options;
-    const store = await openDocumentStore('notifier', config);
+    const store = await openDocumentStore('notifier', config, nats);
     const rpc = new NatsRpcClient(nats, RPC_TIMEOUT_MS);
     const allowed = new PrivateTargetsAllowed(config.WEBHOOK_PRIVATE_TARGETS_ALLOWED);
     const client = new GuardedHttpsClient({ allowed, timeoutMs: config.WEBHOOK_TIMEOUT_MS });

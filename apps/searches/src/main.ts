@@ -6,5 +6,5 @@ runMain('searches', async () => {
   const config = loadConfig('searches', searchesConfigSchema);
   configureLogging('searches', config);
   const nats = await connectNats(config.NATS_URL, { name: 'searches', timeoutMs: config.NATS_CONNECT_TIMEOUT_MS });
-  await runService('searches', config, await SearchesModule.register({ config, nats, instance: instanceId('searches') }));
+  await runService('searches', config, await SearchesModule.register({ config, nats, instance: instanceId('searches', config) }));
 });

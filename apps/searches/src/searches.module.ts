@@ -88,7 +88,7 @@ export class SearchesModule {
   static async register(options: SearchesModuleOptions): Promise<DynamicModule> {
     const { config, nats } = options;
     const eventStore = await openEventStore('searches', config, nats);
-    const documentStore = await openDocumentStore('searches', config);
+    const documentStore = await openDocumentStore('searches', config, nats);
     const projection = new SearchesProjection(eventStore, documentStore);
     // Gateways drop a revoked key at once rather than when their cache expires.
     projection.onCommitted((event) => {

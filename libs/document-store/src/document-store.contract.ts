@@ -4,7 +4,7 @@
  * Nantes so the geo cases read like the queries the services make.
  */
 import type { CollectionSpec, DocumentCollection, DocumentStore, StoredDocument } from './document-store.port';
-import { DuplicateKeyError } from './errors';
+import { CommitConflictError, DuplicateKeyError } from './errors';
 import { haversineMetres, metresToRadians } from './geo/geo-math';
 
 interface Point {
@@ -446,6 +446,23 @@ export function describeDocumentStoreContract(
         ]);
         expect(outcomes).toEqual(['inserted', 'stale', 'deleted', 'inserted']);
         expect(await marks.findById('m')).toEqual({ _id: 'm', revision: 1, position: 3 });
+      });
+
+      it('commits only while its conditions hold, and writes nothing of a refused commit', async () => {
+        const marks = await emptyCollection<Mark>(MARKS);
+        const checkpoint = (position: number) => ({ collection: MARKS.name, upsert: { _id: 'checkpoint', revision: position, position } as Mark });
+        const other = { collection: MARKS.name, upsert: { _id: 'other', revision: 1, position: 1 } as Mark };
+        // Absent, as expected: the first writer commits.
+        expect(await store.commit([checkpoint(10)], { expect: [{ collection: MARKS.name, id: 'checkpoint', revision: null }] })).toEqual(['inserted']);
+        // A second writer that read the same (absent) checkpoint lost its turn.
+        const refused = store.commit([other, checkpoint(10)], { expect: [{ collection: MARKS.name, id: 'checkpoint', revision: null }] });
+        await expect(refused).rejects.toBeInstanceOf(CommitConflictError);
+        await expect(refused).rejects.toMatchObject({ collection: MARKS.name, documentId: 'checkpoint', expected: null, found: 10 });
+        expect(await marks.findById('other')).toBeNull();
+        // Reading what is stored, it goes on from there.
+        expect(await store.commit([other, checkpoint(20)], { expect: [{ collection: MARKS.name, id: 'checkpoint', revision: 10 }] })).toEqual(['inserted', 'updated']);
+        await expect(store.commit([checkpoint(30)], { expect: [{ collection: MARKS.name, id: 'checkpoint', revision: 10 }] })).rejects.toBeInstanceOf(CommitConflictError);
+        expect(await marks.findById('checkpoint')).toEqual({ _id: 'checkpoint', revision: 20, position: 20 });
       });
 
       it('rejects a malformed document before writing anything', async () => {

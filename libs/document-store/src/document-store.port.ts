@@ -87,6 +87,23 @@ export type DocumentWrite =
   | { collection: string; upsert: StoredDocument }
   | { collection: string; deleteId: string };
 
+/**
+ * A precondition of a commit: the document's stored revision is this one (null: no such
+ * document). A projection that several replicas run names its checkpoint this way, so that only
+ * one of them commits each stretch of the log: the other's commit fails whole, and it reads what
+ * the winner stored instead (see `CommitConflictError`).
+ */
+export interface CommitCondition {
+  collection: string;
+  id: string;
+  revision: number | null;
+}
+
+export interface CommitOptions {
+  /** Every condition holds when the commit applies, or nothing of it is written. */
+  expect?: readonly CommitCondition[];
+}
+
 export interface DocumentStore {
   collection<T extends StoredDocument>(spec: CollectionSpec): DocumentCollection<T>;
   /**
@@ -98,7 +115,7 @@ export interface DocumentStore {
    * takes the documents over: the caller must not change them afterwards (no defensive copy is
    * made, which matters for projections writing thousands of documents a second).
    */
-  commit(writes: readonly DocumentWrite[]): Promise<CommitOutcome[]>;
+  commit(writes: readonly DocumentWrite[], options?: CommitOptions): Promise<CommitOutcome[]>;
   /** Makes committed writes durable against a machine crash (they already survive a process crash). */
   flush(): Promise<void>;
   isReady(): Promise<boolean>;

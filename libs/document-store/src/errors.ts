@@ -44,3 +44,19 @@ export class DocumentStoreFailedError extends Error {
     super(`The document store failed to persist a commit and must be reopened: ${String(reason)}`);
   }
 }
+
+/**
+ * A commit's precondition did not hold (another writer committed first): nothing of it was
+ * written. The caller reads what is stored now and decides again.
+ */
+export class CommitConflictError extends Error {
+  override readonly name = 'CommitConflictError';
+  constructor(
+    readonly collection: string,
+    readonly documentId: string,
+    readonly expected: number | null,
+    readonly found: number | null,
+  ) {
+    super(`Commit refused: "${documentId}" of "${collection}" is at revision ${found ?? 'none'}, not ${expected ?? 'none'}`);
+  }
+}

@@ -1,5 +1,5 @@
 export * from './document-store.port';
-export { DocumentStoreClosedError, DocumentStoreFailedError, DuplicateKeyError } from './errors';
+export { CommitConflictError, DocumentStoreClosedError, DocumentStoreFailedError, DuplicateKeyError } from './errors';
 export { type DocumentStoreConfig, createDocumentStore } from './create-document-store';
 export {
   EmbeddedDocumentStore,
@@ -19,3 +19,5 @@ export {
   radiansToMetres,
 } from './geo/geo-math';
 export { GeoQueryError } from './geo/geo-query';
+export { SharedDocumentStore, type SharedDocumentStoreOptions } from './shared/shared-document-store';
+export { serveDocumentStores, type DocumentStoreServer, type DocumentStoreServerOptions } from './shared/document-store-server';

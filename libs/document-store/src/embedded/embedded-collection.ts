@@ -157,6 +157,11 @@ export class EmbeddedDocumentCollection<T extends StoredDocument = StoredDocumen
     this.stats = emptyStats();
   }
 
+  /** The stored revision of a document, or null when there is none. */
+  revisionOf(id: string): number | null {
+    return this.skeletons.get(id)?.revision ?? null;
+  }
+
   /** Number of stored documents. */
   get size(): number {
     return this.skeletons.size;

@@ -5,9 +5,9 @@
  * transaction: `commit()` spans collections, so a crash at any instant leaves either all of a
  * commit's writes or none.
  */
-import type { CollectionSpec, CommitOutcome, DocumentStore, DocumentWrite, StoredDocument } from '../document-store.port';
+import type { CollectionSpec, CommitOptions, CommitOutcome, DocumentStore, DocumentWrite, StoredDocument } from '../document-store.port';
 import { assertStoredDocument } from '../document-validation';
-import { DocumentStoreClosedError, DocumentStoreFailedError, DuplicateKeyError } from '../errors';
+import { CommitConflictError, DocumentStoreClosedError, DocumentStoreFailedError, DuplicateKeyError } from '../errors';
 import { type BodyStore, documentCopier, LmdbBodyStore, MemoryBodyStore } from './body-store';
 import { type AppliedWrite, type CollectionHost, EmbeddedDocumentCollection, type Undo } from './embedded-collection';
 import type { YieldToEventLoop } from '@immo/runtime';
@@ -67,9 +67,16 @@ export class EmbeddedDocumentStore implements DocumentStore {
     return collection as unknown as EmbeddedDocumentCollection<T>;
   }
 
-  async commit(writes: readonly DocumentWrite[]): Promise<CommitOutcome[]> {
+  async commit(writes: readonly DocumentWrite[], options: CommitOptions = {}): Promise<CommitOutcome[]> {
     this.assertUsable();
     for (const write of writes) if ('upsert' in write) assertStoredDocument(write.upsert, write.collection);
+    // Checked and applied in one turn of the event loop: no other commit comes between.
+    for (const condition of options.expect ?? []) {
+      const collection = this.collections.get(condition.collection);
+      if (!collection) throw new Error(`Collection "${condition.collection}" was not opened with collection() before commit`);
+      const found = collection.revisionOf(condition.id);
+      if (found !== condition.revision) throw new CommitConflictError(condition.collection, condition.id, condition.revision, found);
+    }
     return (await this.apply(writes, false, true)).outcomes;
   }
 

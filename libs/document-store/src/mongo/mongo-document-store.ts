@@ -6,6 +6,7 @@
 import mongoose, { type Connection, type Model, Schema, type mongo } from 'mongoose';
 import type {
   CollectionSpec,
+  CommitOptions,
   CommitOutcome,
   DocumentCollection,
   DocumentStore,
@@ -18,7 +19,7 @@ import type {
   UpsertOutcome,
 } from '../document-store.port';
 import { assertBatchSize, assertStoredDocument } from '../document-validation';
-import { DocumentStoreClosedError, DuplicateKeyError } from '../errors';
+import { CommitConflictError, DocumentStoreClosedError, DuplicateKeyError } from '../errors';
 import {
   type MongooseIndexDefinition,
   bulkWriteErrorReport,
@@ -109,12 +110,13 @@ export class MongoDocumentStore implements DocumentStore {
    * does). `withTransaction` retries the whole callback on transient conflicts, so the stored
    * revisions are read again on each attempt.
    */
-  async commit(writes: readonly DocumentWrite[]): Promise<CommitOutcome[]> {
+  async commit(writes: readonly DocumentWrite[], options: CommitOptions = {}): Promise<CommitOutcome[]> {
     if (this.closed) throw new DocumentStoreClosedError();
     for (const write of writes) if ('upsert' in write) assertStoredDocument(write.upsert, write.collection);
-    if (writes.length === 0) return [];
+    const conditions = options.expect ?? [];
+    if (writes.length === 0 && conditions.length === 0) return [];
     const natives = new Map<string, NativeCollection>();
-    for (const write of writes) {
+    for (const write of [...writes, ...conditions]) {
       if (natives.has(write.collection)) continue;
       const collection = this.collections.get(write.collection);
       if (!collection) throw new Error(`Collection "${write.collection}" was not opened with collection() before commit`);
@@ -124,6 +126,13 @@ export class MongoDocumentStore implements DocumentStore {
     try {
       let outcomes: CommitOutcome[] = [];
       await session.withTransaction(async () => {
+        // Read in the transaction: a writer that commits in between makes this one conflict and
+        // retry (snapshot isolation), and the retry then finds the new revision.
+        for (const condition of conditions) {
+          const stored = await (natives.get(condition.collection) as NativeCollection).findOne({ _id: condition.id }, { projection: { revision: 1 }, session });
+          const found = stored === null ? null : (stored.revision as number);
+          if (found !== condition.revision) throw new CommitConflictError(condition.collection, condition.id, condition.revision, found);
+        }
         const revisions = new Map<string, number>();
         for (const [name, native] of natives) {
           const ids = writes.filter((w) => w.collection === name).map((w) => ('upsert' in w ? w.upsert._id : w.deleteId));

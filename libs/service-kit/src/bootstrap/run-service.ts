@@ -13,8 +13,12 @@ import { DrainingNatsServer } from '../nats/draining-nats-server';
 import { installGracefulShutdown } from './graceful-shutdown';
 import { natsTransportOptions } from './nats-transport-options';
 
-export function instanceId(service: ServiceName): string {
-  return `${service}@${hostname()}:${process.pid}`;
+/**
+ * How this replica names itself in readiness, logs and leases: its `REPLICA_NAME` (a pod's name
+ * in Kubernetes, `listings-2` under `REPLICAS=2 npm start`) or the service's, then host and pid.
+ */
+export function instanceId(service: ServiceName, config: { REPLICA_NAME?: string | undefined } = {}): string {
+  return `${config.REPLICA_NAME ?? service}@${hostname()}:${process.pid}`;
 }
 
 /**

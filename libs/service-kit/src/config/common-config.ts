@@ -33,7 +33,14 @@ export const serviceConfigShape = {
   DATA_DIR: z.string().min(1).default('.data'),
   EVENT_STORE: z.enum(['jetstream', 'eventstoredb']).default('jetstream'),
   ESDB_URL: z.string().regex(/^(esdb|esdb\+discover|kurrentdb|kurrent):\/\//, 'must be an esdb:// connection string').optional(),
-  DOCUMENT_STORE: z.enum(['embedded', 'mongo']).default('embedded'),
+  /**
+   * `embedded`: LMDB under DATA_DIR, this process's own; `mongo`: MongoDB at MONGO_URL; `shared`:
+   * the one-machine stand-in for a shared MongoDB, a store served over NATS by another process
+   * (`REPLICAS=2 npm start` runs it), so that replicas of a service share their read models.
+   */
+  DOCUMENT_STORE: z.enum(['embedded', 'mongo', 'shared']).default('embedded'),
+  /** This replica's name in readiness and logs (a pod's name; `listings-2` on one machine). */
+  REPLICA_NAME: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'must be letters, digits, dots, dashes or underscores').optional(),
   MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional(),
   HEALTH_PORT: port(0),
   /** On SIGTERM, the process finishes what is under way and exits within this time. */

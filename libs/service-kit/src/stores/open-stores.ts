@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { NatsConnection } from 'nats';
-import { createDocumentStore, type DocumentStore } from '@immo/document-store';
+import { createDocumentStore, SharedDocumentStore, type DocumentStore } from '@immo/document-store';
 import { connectEventStoreDb, JetStreamEventStore, type EventStore } from '@immo/event-store';
 import type { ServiceName } from '@immo/contracts';
 import type { ServiceConfig } from '../config/common-config';
@@ -24,10 +24,12 @@ export async function openEventStore(service: ServiceName, config: Pick<ServiceC
 }
 
 /**
- * Read models: the embedded (LMDB) store under DATA_DIR/<service>/read-models, or MongoDB.
+ * Read models: the embedded (LMDB) store under DATA_DIR/<service>/read-models, MongoDB, or the
+ * one-machine shared store (the service's database there, over NATS).
  */
-export async function openDocumentStore(service: ServiceName, config: ServiceConfig): Promise<DocumentStore> {
+export async function openDocumentStore(service: ServiceName, config: ServiceConfig, nats: NatsConnection): Promise<DocumentStore> {
   if (config.DOCUMENT_STORE === 'mongo') return createDocumentStore({ kind: 'mongo', url: config.MONGO_URL ?? '' });
+  if (config.DOCUMENT_STORE === 'shared') return new SharedDocumentStore({ nats, database: service });
   const dataDir = join(config.DATA_DIR, service, 'read-models');
   return createDocumentStore({
     kind: 'embedded',
