@@ -166,7 +166,9 @@ class SharedCollection implements DocumentCollection {
   }
 
   /** Nothing to fault in here: the server reads its own pages. */
-  async prefetch(): Promise<void> {}
+  prefetch(): Promise<void> {
+    return Promise.resolve();
+  }
 
   async count(filter: Filter): Promise<number> {
     return (await this.request({ op: 'count', collection: this.name, filter })) as number;
