@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
 import type { Caller, SearchRelations } from '@immo/contracts';
-import { EmbeddedDocumentStore, type DocumentStore } from '@immo/document-store';
+import { EmbeddedDocumentStore, type CommitOptions, type CommitOutcome, type DocumentStore, type DocumentWrite } from '@immo/document-store';
 import { JetStreamEventStore } from '@immo/event-store';
 import { PrivateTargetsAllowed, type NatsRpcClient } from '@immo/service-kit';
 import { startNatsServer, type RunningNatsServer } from '@immo/testing';
@@ -13,7 +13,7 @@ import { AlertRecords } from '../matching/alert-records';
 import { PlaceRelations } from '../places/place-relations';
 import { SearchesService } from '../searches/searches.service';
 import { SearchesProjection } from './searches-projection';
-import { ACCOUNTS_COLLECTION, KEYS_COLLECTION, SEARCHES_COLLECTION } from './read-models';
+import { ACCOUNTS_COLLECTION, CHECKPOINTS_COLLECTION, KEYS_COLLECTION, SEARCHES_COLLECTION } from './read-models';
 
 /** No place is named in these searches: the geo service is never asked. */
 class NoPlaces extends PlaceRelations {
@@ -159,4 +159,63 @@ describe('searches projection (real JetStream, LMDB read models)', () => {
     await log.close();
     await store.close();
   });
+
+  it('lets one replica commit each stretch of the log when two share a store, and the other follows what was committed', async () => {
+    const { store } = openStore();
+    // Every commit that went through, with its checkpoint's outcome: a second writer shows as a stale checkpoint.
+    const checkpointOutcomes: CommitOutcome[] = [];
+    const replicaStore = (delayMs: number): DocumentStore =>
+      new Proxy(store, {
+        get(target, property) {
+          if (property !== 'commit') return Reflect.get(target, property, target) as unknown;
+          return async (writes: readonly DocumentWrite[], options?: CommitOptions) => {
+            if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+            const outcomes = await target.commit(writes, options);
+            const at = writes.findIndex((write) => write.collection === CHECKPOINTS_COLLECTION.name);
+            if (at >= 0) checkpointOutcomes.push(outcomes[at] as CommitOutcome);
+            return outcomes;
+          };
+        },
+      });
+    const heard = (projection: SearchesProjection) => {
+      const seen = new Map<string, { revision: number; deleted: boolean }>();
+      projection.onSearchCommitted((id, doc, position) => {
+        const known = seen.get(id);
+        if (known === undefined || known.revision <= position) seen.set(id, { revision: doc?.revision ?? position, deleted: doc === null });
+      });
+      return seen;
+    };
+    const fast = new SearchesProjection(eventStore, replicaStore(0));
+    const slow = new SearchesProjection(eventStore, replicaStore(150));
+    const fastHeard = heard(fast);
+    const slowHeard = heard(slow);
+    await fast.start();
+    await slow.start();
+    const accounts = new AccountsService(eventStore, fast);
+    const searches = new SearchesService(eventStore, fast, new NoPlaces(), new AlertRecords(store), { maxSearchesPerAccount: 100, allowed: new PrivateTargetsAllowed('hooks.test') });
+    const caller: Caller = { accountId: (await accounts.create('Deux répliques')).id };
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) ids.push((await searches.create(caller, { title: `Réplique ${i}`, transactionType: 0, propertyTypes: [0] }, null)).id);
+    for (const id of ids.slice(0, 4)) await searches.update(caller, id, { title: `Modifiée ${id}`, transactionType: 1, propertyTypes: [1] }, null);
+    for (const id of ids.slice(4, 6)) await searches.delete(caller, id);
+    const head = (await eventStore.headPosition()) as number;
+    expect(await fast.waitFor(head, 10_000)).toBe(true);
+    expect(await slow.waitFor(head, 20_000)).toBe(true);
+
+    // One writer per stretch: no commit went through with a checkpoint that was not newer.
+    expect(checkpointOutcomes.length).toBeGreaterThan(0);
+    expect(checkpointOutcomes.filter((outcome) => outcome === 'stale')).toEqual([]);
+    // Both replicas' in-memory view is what the store holds.
+    const stored = new Map((await store.collection(SEARCHES_COLLECTION).find({ _id: { $in: ids } })).map((doc) => [doc._id, doc.revision]));
+    expect(stored.size).toBe(6);
+    for (const seen of [fastHeard, slowHeard]) {
+      for (const id of ids) {
+        const entry = seen.get(id);
+        expect({ id, revision: entry?.deleted ? null : entry?.revision }).toEqual({ id, revision: stored.get(id) ?? null });
+      }
+    }
+    await slow.stop();
+    await fast.stop();
+    await store.close();
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import type { DocumentCollection, DocumentStore, DocumentWrite, StoredDocument } from '@immo/document-store';
+import { CommitConflictError, type DocumentCollection, type DocumentStore, type DocumentWrite, type StoredDocument } from '@immo/document-store';
 import type { AllSubscription, EventStore, RecordedEvent } from '@immo/event-store';
 import { SerialBatches } from '@immo/runtime';
 import { ACCOUNT_STREAM_PREFIX, evolveAccount, isAccountEvent, type AccountEvent, type AccountState } from '../accounts/account-events';
@@ -32,6 +32,12 @@ type Reader = <D extends StoredDocument>(collection: DocumentCollection<D>, id: 
  * and every document carries the position of the event that wrote it (a replayed event finds its
  * writes already there and changes nothing), so a crash at any instant leaves a state that replay
  * from the stored checkpoint makes exact.
+ *
+ * Replicas sharing one store (MongoDB, or the one-machine shared store) all run this projection,
+ * and one writer commits each stretch of the log: a commit holds only if the stored checkpoint is
+ * still the one this replica last committed or read. The replica that lost reads what the winner
+ * stored for the events it was applying, hands those documents to its listeners (its match
+ * index follows what was committed, whoever wrote it) and goes on after the stored checkpoint.
  */
 export class SearchesProjection {
   private readonly logger = new Logger('SearchesProjection');
@@ -213,17 +219,60 @@ export class SearchesProjection {
       collection: CHECKPOINTS_COLLECTION.name,
       upsert: { _id: PROJECTION_CHECKPOINT_ID, revision: last.position, position: last.position } as CheckpointDoc,
     };
-    await this.store.commit([...staged.values(), checkpoint]);
-    this.committed = last.position;
-    for (const write of staged.values()) {
-      if (write.collection !== SEARCHES_COLLECTION.name) continue;
-      const [id, doc] = 'upsert' in write ? [write.upsert._id, write.upsert as SearchDoc] : [write.deleteId, null];
-      for (const listener of this.searchListeners) listener(id, doc, doc?.revision ?? last.position);
+    try {
+      await this.store.commit([...staged.values(), checkpoint], {
+        expect: [{ collection: CHECKPOINTS_COLLECTION.name, id: PROJECTION_CHECKPOINT_ID, revision: this.committed }],
+      });
+    } catch (error) {
+      if (!(error instanceof CommitConflictError)) throw error;
+      await this.followOtherWriter(fresh);
+      return;
     }
-    for (const event of fresh) for (const listener of this.committedListeners) listener(event);
+    const searches = [...staged.values()].flatMap((write) =>
+      write.collection !== SEARCHES_COLLECTION.name ? [] : ['upsert' in write ? { id: write.upsert._id, doc: write.upsert as SearchDoc } : { id: write.deleteId, doc: null }],
+    );
+    this.settle(fresh, last.position, searches);
+  }
+
+  /** The events up to `position` are committed: listeners hear of them, commands waiting for them are answered. */
+  private settle(events: readonly RecordedEvent[], position: number, searches: readonly { id: string; doc: SearchDoc | null }[]): void {
+    this.committed = position;
+    for (const { id, doc } of searches) for (const listener of this.searchListeners) listener(id, doc, doc?.revision ?? position);
+    for (const event of events) for (const listener of this.committedListeners) listener(event);
+    this.answerWaiters(position);
+  }
+
+  /**
+   * Another replica committed (some of) these events first. What it stored for them is the truth:
+   * the searches they touched are read back for the listeners; the events past its checkpoint are
+   * applied on top. A checkpoint behind this replica's (the read models were rebuilt) starts the
+   * projection over from there.
+   */
+  private async followOtherWriter(events: RecordedEvent[]): Promise<void> {
+    const stored = (await this.checkpoints.findById(PROJECTION_CHECKPOINT_ID))?.position ?? null;
+    if (stored === null || (this.committed !== null && stored < this.committed)) {
+      this.committed = stored;
+      throw new Error(`the read models' checkpoint went back to ${stored ?? 'none'} (rebuilt by another replica): following from there`);
+    }
+    const done = events.filter((event) => event.position <= stored);
+    const rest = events.filter((event) => event.position > stored);
+    // The projection stands at the last event it has heard of: the stored checkpoint may be past
+    // events not received yet, unless one past it has arrived (the log is read in order).
+    const upTo = rest.length > 0 ? stored : (done[done.length - 1] as RecordedEvent).position;
+    const ids = [...new Set(done.flatMap((event) => (isSearchEvent(event.type) ? [(event as RecordedEvent & SearchEvent).data.searchId] : [])))];
+    const docs = ids.length === 0 ? new Map<string, SearchDoc>() : new Map((await this.searches.find({ _id: { $in: ids } })).map((doc) => [doc._id, doc]));
+    this.settle(
+      done,
+      upTo,
+      ids.map((id) => ({ id, doc: docs.get(id) ?? null })),
+    );
+    if (rest.length > 0) await this.applyBatch(rest);
+  }
+
+  private answerWaiters(position: number): void {
     for (let i = this.waiters.length - 1; i >= 0; i--) {
       const waiter = this.waiters[i] as { position: number; resolve: () => void };
-      if (waiter.position <= last.position) {
+      if (waiter.position <= position) {
         this.waiters.splice(i, 1);
         waiter.resolve();
       }
