@@ -7,6 +7,7 @@ import { startNatsServer, type RunningNatsServer } from '@immo/testing';
 import type { AlertingSearch } from './alert-decisions';
 import { AlertMatcher } from './alert-matcher';
 import type { MatchableSearches } from './matchable-searches';
+import { PROPERTY_VERSIONS_COLLECTION, type PropertyVersionDoc } from '../projection/read-models';
 
 const SEARCH: AlertingSearch = {
   id: 'a1b2c3d4-1111-4aaa-8bbb-000000000001',
@@ -101,5 +102,58 @@ describe('AlertMatcher on a real JetStream stream', () => {
     await publish(changed({ ...property, price: 200_000, title: 'without a position' }, undefined));
     const [notification] = await eventually(() => published.filter((n) => n.propertyId === property.uuid), (list) => list.length > 0);
     expect(notification?.payload).toContain('without a position');
+  });
+});
+
+describe('AlertMatcher replicas sharing one store', () => {
+  it('decides again when another replica applied a newer event of the property between its read and its commit, and drops its older one', async () => {
+    jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    const server = await startNatsServer({ jetstream: true });
+    const nats = await connect({ servers: server.url });
+    const store = new EmbeddedDocumentStore();
+    const versions = store.collection<PropertyVersionDoc>(PROPERTY_VERSIONS_COLLECTION);
+    const property = aPropertyDocument({ uuid: '0b6f7a1e-3c2d-4e5f-8a9b-000000000004' });
+    let otherReplicaWent = false;
+    // The other replica commits its newer event of the property just before this one's commit.
+    const racing = new Proxy(store, {
+      get(target, name) {
+        if (name !== 'commit') return Reflect.get(target, name, target) as unknown;
+        return async (...args: Parameters<EmbeddedDocumentStore['commit']>) => {
+          if (!otherReplicaWent) {
+            otherReplicaWent = true;
+            await versions.upsert({ _id: property.uuid, revision: 90 });
+          }
+          return target.commit(...args);
+        };
+      },
+    });
+    const published: AlertNotification[] = [];
+    const matcher = new AlertMatcher(nats, racing, cheapFlats, async (_subject, _id, payload) => {
+      published.push(JSON.parse(payload) as AlertNotification);
+    });
+    try {
+      await matcher.start();
+      const event: PropertyChangedEvent = {
+        id: 'property-changed:race:80',
+        type: 'property.changed',
+        propertyId: property.uuid,
+        occurredAt: '2026-03-05T08:00:00.000Z',
+        position: 80,
+        changedFields: ['price'],
+        document: { ...property, price: 200_000 },
+      };
+      await nats.jetstream().publish(LISTINGS_INTEGRATION_SUBJECTS.propertyChanged, JSON.stringify(event), { msgID: event.id });
+      await eventually(() => matcher.counters.outOfOrder + matcher.counters.events, (seen) => seen >= 1);
+      expect(matcher.counters).toMatchObject({ outOfOrder: 1, events: 0, notifications: 0 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(published).toEqual([]);
+      expect((await versions.findById(property.uuid))?.revision).toBe(90);
+    } finally {
+      await matcher.stop();
+      await store.close();
+      await nats.close();
+      await server.stop();
+      jest.restoreAllMocks();
+    }
   });
 });

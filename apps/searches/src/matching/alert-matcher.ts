@@ -17,7 +17,7 @@ import {
   listingsIntegrationEventSchema,
   type ListingsIntegrationEvent,
 } from '@immo/contracts';
-import type { DocumentCollection, DocumentStore, DocumentWrite } from '@immo/document-store';
+import { CommitConflictError, type DocumentCollection, type DocumentStore, type DocumentWrite } from '@immo/document-store';
 import {
   DurableBatchConsumer,
   LISTINGS_INTEGRATION_STREAM_SETTINGS,
@@ -43,6 +43,8 @@ import type { MatchableSearches } from './matchable-searches';
 export const MATCHER_CONSUMER = 'searches-matcher';
 const MAX_BATCH = 256;
 const ACK_WAIT_MS = 30_000;
+/** Conflicts with another replica on one batch before it is left to JetStream's redelivery. */
+const MAX_CONFLICT_RETRIES = 5;
 
 export interface MatcherCounters {
   events: number;
@@ -100,29 +102,53 @@ export class AlertMatcher {
   }
 
   private async handle(batch: JsMsg[]): Promise<void> {
-    const now = this.now().toISOString();
-    const writes = new Map<string, DocumentWrite>();
-    const staged = new Map<string, StoredMatch>();
-    let outboxed = 0;
     const events = batch.flatMap((message) => {
       const event = this.parse(message);
       return event === null ? [] : [{ message, event }];
     });
-    const newest = await this.newestPositions(events.map(({ event }) => event.propertyId));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const counts = await this.decideAndCommit(events);
+        this.counters.events += counts.events;
+        this.counters.matches += counts.matches;
+        this.counters.notifications += counts.notifications;
+        this.counters.outOfOrder += counts.outOfOrder;
+        if (counts.notifications > 0) this.relay.kick();
+        return;
+      } catch (error) {
+        // Another replica applied an event of one of these properties meanwhile: decided again
+        // on what it stored (its events are then dropped here as already applied).
+        if (!(error instanceof CommitConflictError) || attempt >= MAX_CONFLICT_RETRIES) throw error;
+      }
+    }
+  }
+
+  /**
+   * Decides the batch and commits the decisions, on condition that no other replica applied an
+   * event of these properties since their newest positions were read (the conflict is thrown).
+   */
+  private async decideAndCommit(events: { message: JsMsg; event: ListingsIntegrationEvent }[]): Promise<Omit<MatcherCounters, 'rejected'>> {
+    const counts = { events: 0, matches: 0, notifications: 0, outOfOrder: 0 };
+    const now = this.now().toISOString();
+    const writes = new Map<string, DocumentWrite>();
+    const staged = new Map<string, StoredMatch>();
+    const propertyIds = [...new Set(events.map(({ event }) => event.propertyId))];
+    const newest = await this.newestPositions(propertyIds);
+    const expect = propertyIds.map((id) => ({ collection: PROPERTY_VERSIONS_COLLECTION.name, id, revision: newest.get(id) ?? null }));
     for (const { message, event } of events) {
       if (event.position !== undefined) {
         const applied = newest.get(event.propertyId);
         // Not newer than what was applied: an older event, or the same one again (a redelivery
         // after a commit, or an outbox that published it again after JetStream's duplicate window).
         if (applied !== undefined && event.position <= applied) {
-          this.counters.outOfOrder++;
+          counts.outOfOrder++;
           continue;
         }
         newest.set(event.propertyId, event.position);
         const version: PropertyVersionDoc = { _id: event.propertyId, revision: event.position };
         writes.set(`v/${event.propertyId}`, { collection: PROPERTY_VERSIONS_COLLECTION.name, upsert: version });
       }
-      this.counters.events++;
+      counts.events++;
       const searches = this.searches.matching(event.document);
       if (searches.length === 0) continue;
       // The matches this batch already wrote, then the stored ones, read in one query per event.
@@ -147,19 +173,17 @@ export class AlertMatcher {
         const doc: MatchDoc = { _id: match.id, revision: message.seq, searchId: match.searchId, accountId: match.accountId, propertyId: match.propertyId, createdAt: match.createdAt, updatedAt: match.updatedAt };
         writes.set(`m/${match.id}`, { collection: MATCHES_COLLECTION.name, upsert: doc });
       }
-      this.counters.matches += decision.created;
+      counts.matches += decision.created;
       decision.notifications.forEach((notification, index) => {
         const record: OutboxRecord = { _id: outboxId(message.seq, index), revision: message.seq, subject: ALERT_NOTIFICATIONS_SUBJECT, eventId: notification.id, payload: JSON.stringify(notification) };
         writes.set(`o/${record._id}`, { collection: ALERT_OUTBOX_COLLECTION.name, upsert: record });
         const lastAlert: LastAlertDoc = { _id: notification.searchId, revision: message.seq, lastAlertAt: now };
         writes.set(`l/${notification.searchId}`, { collection: LAST_ALERTS_COLLECTION.name, upsert: lastAlert });
       });
-      outboxed += decision.notifications.length;
+      counts.notifications += decision.notifications.length;
     }
-    if (writes.size === 0) return;
-    await this.store.commit([...writes.values()]);
-    this.counters.notifications += outboxed;
-    if (outboxed > 0) this.relay.kick();
+    if (writes.size > 0) await this.store.commit([...writes.values()], { expect });
+    return counts;
   }
 
   /** The newest log position applied for each of these properties, read in one query. */
