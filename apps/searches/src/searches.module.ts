@@ -19,6 +19,7 @@ import { AccountsService } from './accounts/accounts.service';
 import { AlertMatcher } from './matching/alert-matcher';
 import { AlertRecords } from './matching/alert-records';
 import { MatchableSearches } from './matching/matchable-searches';
+import { AccountCreationLocks } from './searches/account-creation-locks';
 import { PlaceRelations } from './places/place-relations';
 import { SearchesProjection } from './projection/searches-projection';
 import { SearchesController } from './searches.controller';
@@ -109,6 +110,7 @@ export class SearchesModule {
     const searches = new SearchesService(eventStore, projection, new PlaceRelations(new NatsRpcClient(nats, 2000)), new AlertRecords(documentStore), {
       maxSearchesPerAccount: config.MAX_SEARCHES_PER_ACCOUNT,
       allowed: new PrivateTargetsAllowed(config.WEBHOOK_PRIVATE_TARGETS_ALLOWED),
+      creations: await AccountCreationLocks.open(nats, options.instance, { replicas: config.NATS_REPLICAS }),
     });
     return {
       module: SearchesModule,

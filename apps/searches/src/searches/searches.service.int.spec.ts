@@ -9,6 +9,7 @@ import { CommandRejected } from '../command-rejected';
 import { AlertRecords } from '../matching/alert-records';
 import { PlaceRelations } from '../places/place-relations';
 import { SearchesProjection } from '../projection/searches-projection';
+import { AccountCreationLocks } from './account-creation-locks';
 import { IDEMPOTENCY_WINDOW_MS, SearchesService } from './searches.service';
 
 /** No place is named in these searches: the geo service is never asked. */
@@ -127,4 +128,68 @@ describe('SearchesService commands (real JetStream event store)', () => {
       expect(await countOf(caller)).toBe(2);
     });
   });
+});
+
+describe('the per-account search limit with two replicas', () => {
+  it('holds when creations of one account reach two replicas at once, each with its own read models', async () => {
+    const server = await startNatsServer();
+    const nats = await connect({ servers: server.url });
+    const eventStore = await JetStreamEventStore.connect({ servers: nats, streamName: 'SEARCHES_LIMIT_TEST', subjectPrefix: 'es.searches-limit-test' });
+    const replicas = await Promise.all(
+      ['searches-1', 'searches-2'].map(async (name) => {
+        const store = new EmbeddedDocumentStore();
+        const projection = new SearchesProjection(eventStore, store);
+        await projection.start();
+        const service = new SearchesService(eventStore, projection, new NoPlaces(), new AlertRecords(store), {
+          maxSearchesPerAccount: 3,
+          allowed: new PrivateTargetsAllowed(''),
+          creations: await AccountCreationLocks.open(nats, name),
+        });
+        return { store, projection, service };
+      }),
+    );
+    try {
+      const caller: Caller = { accountId: randomUUID() };
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) => (replicas[i % 2] as (typeof replicas)[number]).service.create(caller, body(`Réplique ${i}`), null)),
+      );
+      const created = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+      const refused = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
+      expect(created).toHaveLength(3);
+      expect(refused).toHaveLength(7);
+      for (const reason of refused) expect(reason).toBeInstanceOf(CommandRejected);
+      for (const { projection } of replicas) {
+        expect(await projection.waitFor((await eventStore.headPosition()) as number, 5000)).toBe(true);
+        expect(await projection.searches.count({ accountId: caller.accountId })).toBe(3);
+      }
+    } finally {
+      for (const { projection, store } of replicas) {
+        await projection.stop();
+        await store.close();
+      }
+      await eventStore.close();
+      await nats.drain();
+      await server.stop();
+    }
+  }, 30_000);
+
+  it('frees the lock of a holder that died once the bucket forgets it', async () => {
+    const server = await startNatsServer();
+    const nats = await connect({ servers: server.url });
+    try {
+      const dead = await AccountCreationLocks.open(nats, 'dead', { ttlMs: 1000 });
+      const alive = await AccountCreationLocks.open(nats, 'alive', { ttlMs: 1000 });
+      // The dead holder took the lock and never gave it back.
+      let release: () => void = () => undefined;
+      void dead.run('account', () => new Promise<void>((resolve) => (release = resolve)));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const started = Date.now();
+      expect(await alive.run('account', async () => 'ran')).toBe('ran');
+      expect(Date.now() - started).toBeGreaterThan(700);
+      release();
+    } finally {
+      await nats.drain();
+      await server.stop();
+    }
+  }, 15_000);
 });

@@ -9,6 +9,7 @@ import type { AlertRecords } from '../matching/alert-records';
 import type { PlaceRelations } from '../places/place-relations';
 import type { SearchDoc } from '../projection/read-models';
 import { tokenDigest, type SearchesProjection } from '../projection/searches-projection';
+import { AccountBusyError, type CreationSerializer } from './account-creation-locks';
 import { parseSearchBody, type SearchSpec } from './search-body';
 import { evolveSearch, searchStream, type SearchEvent, type SearchIdempotency, type SearchState } from './search-events';
 import { searchRecordOf } from './search-record';
@@ -24,6 +25,11 @@ export interface SearchesServiceOptions {
   maxSearchesPerAccount: number;
   allowed: PrivateTargetsAllowed;
   now?: () => Date;
+  /**
+   * Runs one account's creations one at a time: across every replica in a service (see
+   * `AccountCreationLocks`), in this process only by default.
+   */
+  creations?: CreationSerializer;
 }
 
 const badRequest = (violations: Violation[]) =>
@@ -41,8 +47,8 @@ const badRequest = (violations: Violation[]) =>
  */
 export class SearchesService {
   private readonly now: () => Date;
-  /** Creations of one account run one at a time in this process, so the limit is not overrun. */
-  private readonly creating = new KeyedSerializer();
+  /** Creations of one account run one at a time, so the limit is not overrun. */
+  private readonly creating: CreationSerializer;
 
   constructor(
     private readonly eventStore: EventStore,
@@ -52,45 +58,69 @@ export class SearchesService {
     private readonly options: SearchesServiceOptions,
   ) {
     this.now = options.now ?? (() => new Date());
+    this.creating = options.creations ?? new KeyedSerializer();
   }
 
   async create(caller: Caller, body: unknown, platformOrigin: string | null, idempotencyKey: string | null = null): Promise<SearchRecord> {
     const idempotency = idempotencyKey === null ? null : { key: idempotencyKey, requestDigest: requestDigest(body, platformOrigin) };
     const keyedId = idempotency === null ? null : nameBasedUuid(`${caller.accountId}\n${idempotency.key}`, IDEMPOTENT_SEARCH_NAMESPACE);
     const { spec, relations } = await this.validated(body);
-    return this.creating.run(caller.accountId, async () => {
-      const earlier = keyedId !== null && idempotency !== null ? await this.earlierCreation(caller, keyedId, idempotency) : 'none';
-      if (typeof earlier === 'object') return earlier;
-      const count = await this.projection.searches.count({ accountId: caller.accountId });
-      if (count >= this.options.maxSearchesPerAccount) {
-        throw new CommandRejected(rpcErrors.conflict(`This account already has ${count} searches, the most it may hold; delete one first.`));
-      }
-      // A key whose search is older than the window creates a search of its own, as without a key.
-      const searchId = keyedId !== null && earlier === 'none' ? keyedId : randomUUID();
-      const created: SearchEvent = {
-        type: 'SearchCreated',
-        data: {
-          searchId,
-          accountId: caller.accountId,
-          spec,
-          relations,
-          token: randomBytes(24).toString('base64url'),
-          platformOrigin,
-          createdAt: this.now().toISOString(),
-          ...(idempotency !== null ? { idempotency } : {}),
-        },
-      };
-      try {
-        await this.append(searchId, 'no_stream', created);
-      } catch (error) {
-        // The same key sent twice at once: the other request created it.
-        if (!(error instanceof WrongExpectedVersionError) || keyedId === null || idempotency === null) throw error;
-        const winner = await this.earlierCreation(caller, keyedId, idempotency);
-        if (typeof winner !== 'object') throw error;
-        return winner;
-      }
-      return searchRecordOf(evolveSearch(null, created) as SearchState, null);
+    return this.creating.run(caller.accountId, () => this.createAlone(caller, spec, relations, platformOrigin, idempotency, keyedId)).catch((error: unknown) => {
+      if (error instanceof AccountBusyError) throw new CommandRejected(rpcErrors.unavailable(`${error.message}; try again in a moment.`));
+      throw error;
     });
+  }
+
+  /** A creation while no other of the account runs. */
+  private async createAlone(
+    caller: Caller,
+    spec: SearchSpec,
+    relations: SearchRelations,
+    platformOrigin: string | null,
+    idempotency: SearchIdempotency | null,
+    keyedId: string | null,
+  ): Promise<SearchRecord> {
+    const earlier = keyedId !== null && idempotency !== null ? await this.earlierCreation(caller, keyedId, idempotency) : 'none';
+    if (typeof earlier === 'object') return earlier;
+    // The count must see every creation before this one, whichever replica appended it.
+    await this.readModelAtLogHead();
+    const count = await this.projection.searches.count({ accountId: caller.accountId });
+    if (count >= this.options.maxSearchesPerAccount) {
+      throw new CommandRejected(rpcErrors.conflict(`This account already has ${count} searches, the most it may hold; delete one first.`));
+    }
+    // A key whose search is older than the window creates a search of its own, as without a key.
+    const searchId = keyedId !== null && earlier === 'none' ? keyedId : randomUUID();
+    const created: SearchEvent = {
+      type: 'SearchCreated',
+      data: {
+        searchId,
+        accountId: caller.accountId,
+        spec,
+        relations,
+        token: randomBytes(24).toString('base64url'),
+        platformOrigin,
+        createdAt: this.now().toISOString(),
+        ...(idempotency !== null ? { idempotency } : {}),
+      },
+    };
+    try {
+      await this.append(searchId, 'no_stream', created);
+    } catch (error) {
+      // The same key sent twice at once: the other request created it.
+      if (!(error instanceof WrongExpectedVersionError) || keyedId === null || idempotency === null) throw error;
+      const winner = await this.earlierCreation(caller, keyedId, idempotency);
+      if (typeof winner !== 'object') throw error;
+      return winner;
+    }
+    return searchRecordOf(evolveSearch(null, created) as SearchState, null);
+  }
+
+  /** Waits until the read model holds every event the log holds now (refused as unavailable after a while). */
+  private async readModelAtLogHead(): Promise<void> {
+    const head = await this.eventStore.headPosition();
+    if (head !== null && !(await this.projection.waitFor(head, READ_YOUR_WRITES_MS))) {
+      throw new CommandRejected(rpcErrors.unavailable('The searches read model is behind its log; try again in a moment.'));
+    }
   }
 
   /**
