@@ -22,6 +22,9 @@ async function main() {
   const port = Number(process.env.PORT ?? 3000);
   const dataDir = process.env.DATA_DIR ?? join(root, '.data');
   const logDir = join(dataDir, 'logs');
+  const replicas = positiveInteger('REPLICAS', 1);
+  const natsNodes = positiveInteger('NATS_NODES', 1);
+  if (natsNodes !== 1 && natsNodes !== 3) throw new Error(`NATS_NODES must be 1 or 3, not ${natsNodes}`);
   const stack = await startStack({
     root,
     dataDir,
@@ -31,6 +34,9 @@ async function main() {
     healthPortBase: Number(process.env.HEALTH_PORT_BASE ?? port + 101),
     output: verbose ? 'inherit' : { logDir },
     onStep: step,
+    replicas,
+    natsNodes,
+    listingsStore: process.env.LISTINGS_STORE === 'shared' ? 'shared' : 'private',
   });
   let feed = null;
   let stopping = false;
@@ -53,7 +59,7 @@ async function main() {
   }
   console.log(`
   Stack ready (${seconds()}).
-    base URL : ${stack.baseUrl}
+    base URL : ${stack.baseUrl}${stack.baseUrls.length > 1 ? `   (gateway replicas: ${stack.baseUrls.join(', ')})` : ''}
     API docs : ${stack.baseUrl}/docs
     API key  : ${stack.apiKey}   (also in ${join(dataDir, 'api-key')})
     admin key: ${stack.adminApiKey}   (ingestion; in ${join(dataDir, 'admin-api-key')})
@@ -63,6 +69,15 @@ async function main() {
   See an alert arrive: npm run tour${feed ? '' : '   (a live feed of new adverts: DEMO_FEED=<adverts per second> npm start, or npm run demo:feed -- --rate 2)'}
   Ctrl-C stops everything.
 `);
+}
+
+/** A whole number of at least 1 from the environment, or the fallback when unset. */
+function positiveInteger(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 8) throw new Error(`${name} must be a whole number from 1 to 8, not ${raw}`);
+  return value;
 }
 
 /**

@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
@@ -15,6 +14,7 @@ import { GeoController } from './geo/geo.controller';
 import { ListingsController } from './listings/listings.controller';
 import { DocsPageController } from './openapi/docs-page.controller';
 import { OpenApiController } from './openapi/openapi.controller';
+import { GATEWAY_INSTANCE, gatewayInstance } from './health/gateway-instance';
 import { HealthController } from './health/health.controller';
 import { ProblemFilter } from './http/problem.filter';
 import { RateLimiter } from './http/rate-limit/rate-limiter';
@@ -48,6 +48,7 @@ export class GatewayModule {
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: GATEWAY_INSTANCE, useValue: gatewayInstance(config.REPLICA_NAME) },
         { provide: NATS_CONNECTION, useValue: nats },
         { provide: NatsRpcClient, useValue: rpc },
         { provide: AccountKeys, useValue: new AccountKeys(rpc, nats) },
@@ -57,7 +58,7 @@ export class GatewayModule {
             RateLimiter.open(
               nats,
               { enabled: config.RATE_LIMIT_REQUESTS > 0, requests: Math.max(1, config.RATE_LIMIT_REQUESTS), windowMs: config.RATE_LIMIT_WINDOW_MS, burst: config.RATE_LIMIT_BURST },
-              `gateway@${hostname()}:${process.pid}`,
+              gatewayInstance(config.REPLICA_NAME),
               config.NATS_REPLICAS,
             ),
         },

@@ -7,6 +7,7 @@ import {
   LISTINGS_INTEGRATION_STREAM_SETTINGS,
   replicated,
   NatsRpcClient,
+  exitForRestart,
   openOutboxPublisher,
   ServiceKitModule,
   openDocumentStore,
@@ -86,12 +87,20 @@ export class ListingsModule {
     const documentStore = await openDocumentStore('listings', config, nats);
     const rpc = new NatsRpcClient(nats, 2000);
     const geo = new GeoDirectoryClient(rpc);
+    // With read models the replicas share, the ingestion leader writes them and the others follow.
+    let leadsIngestion = (): boolean => false;
     const { directory, runner, relay, searchIndex, documentTexts } = createListingsProjections({
       eventStore,
       store: documentStore,
       geo,
       publish: await openOutboxPublisher(nats, replicated(LISTINGS_INTEGRATION_STREAM_SETTINGS, config.NATS_REPLICAS)),
       searchIndexSnapshotFile: join(listingsDataDir(config), 'search-index.snapshot'),
+      ...(config.DOCUMENT_STORE === 'embedded'
+        ? {}
+        : {
+            isWriter: () => leadsIngestion(),
+            onDeposed: (error) => exitForRestart('listings', `another replica wrote the shared read models meanwhile (${error.message})`),
+          }),
     });
     let runtime: ListingsRuntime | null = null;
     const lease = await IngestionLease.open(
@@ -103,6 +112,7 @@ export class ListingsModule {
       },
       { replicas: config.NATS_REPLICAS },
     );
+    leadsIngestion = () => lease.held;
     const ingestion = new IngestionService(eventStore, geo, directory.matcher, {
       projected: async (advertId) => {
         const record = await runner.advertRecord(advertId);

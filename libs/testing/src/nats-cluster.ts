@@ -60,7 +60,7 @@ export async function startNatsCluster(size = 3, clusterName = 'test'): Promise<
 }
 
 /** Waits until JetStream answers through this node (the cluster has elected its meta leader). */
-async function jetStreamReady(url: string, timeoutMs: number): Promise<void> {
+export async function jetStreamReady(url: string, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
   const connection = await connect({ servers: url });
   try {

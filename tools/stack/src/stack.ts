@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { connect as tcpConnect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { newApiKey } from '@immo/contracts';
-import { findNatsServer, freePort, freePortRange } from '@immo/testing';
+import { findNatsServer, freePort, freePortRange, jetStreamReady } from '@immo/testing';
 
 /**
  * Node flags per app. Listings holds the grouping index, skeletons and caches of 200,000 properties
@@ -61,10 +61,28 @@ export interface StackOptions {
   readyTimeoutMs?: number;
   /** Told of each start-up step as it completes, in one line (`npm start`'s quiet output). */
   onStep?: (line: string) => void;
+  /**
+   * Replicas of each service and of the gateway (`REPLICAS`, 1 by default). With more than one,
+   * searches and notifier keep their read models in the shared store (a stand-in for production's
+   * shared MongoDB, served by one more process), and listings replicas each keep their own store
+   * or share one (`listingsStore`). Gateway replica r listens on `port + r - 1`; service replica r
+   * answers its probes on `healthPortBase + (r - 1) * 4 + index`.
+   */
+  replicas?: number;
+  /** nats-servers: 1, or a 3-node JetStream cluster (`NATS_NODES`) with streams and buckets in 3 copies. */
+  natsNodes?: 1 | 3;
+  /** Route ports of a NATS cluster: this and the next two (default: the client port plus 2000). */
+  natsRoutePortBase?: number;
+  /** With replicas: listings replicas with their own embedded stores (default) or one shared store. */
+  listingsStore?: 'private' | 'shared';
 }
 
 export interface RunningStack {
   baseUrl: string;
+  /** Every gateway replica's base URL, the first being `baseUrl`. */
+  baseUrls: string[];
+  /** The processes of an app's replicas (`listings`, `listings-2`…), or of the NATS nodes for `nats-server`. */
+  replicasOf(name: AppName | 'nats-server'): string[];
   /** The data directory every app and the embedded nats-server keep their state in. */
   dataDir: string;
   apiKey: string;
@@ -73,16 +91,16 @@ export interface RunningStack {
   readonly pids: Record<string, number | undefined>;
   /** Stops one app, or a replica by its label (to see health notice it). */
   stopApp(name: string): Promise<void>;
-  /** Kills one app (or the embedded nats-server) outright (SIGKILL), as a crash would. */
-  killApp(name: AppName | 'nats-server'): Promise<void>;
-  /** Starts a stopped or killed app (or nats-server) again with the same settings; resolves once it runs. */
-  restartApp(name: AppName | 'nats-server'): Promise<void>;
+  /** Kills one process (an app, a replica by its label, a NATS node, the shared store) outright (SIGKILL), as a crash would. */
+  killApp(name: string): Promise<void>;
+  /** Starts a stopped or killed process again with the same settings; resolves once it runs. */
+  restartApp(name: string): Promise<void>;
   /** How an app's last run ended: its exit code, or the signal that killed it; null while it runs. */
   exitStatus(name: string): { code: number | null; signal: string | null } | null;
   /** Starts one more instance of a service (a replica) under `label`, with extra settings. */
   startReplica(name: AppName, label: string, env: NodeJS.ProcessEnv): Promise<void>;
-  /** Where a service answers its probes and `/metrics`; null when the stack runs without health ports. */
-  healthUrl(name: Exclude<AppName, 'gateway'>): string | null;
+  /** Where a service replica answers its probes and `/metrics`; null when the stack runs without health ports. */
+  healthUrl(name: Exclude<AppName, 'gateway'>, replica?: number): string | null;
   stop(): Promise<void>;
 }
 
@@ -209,11 +227,17 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     return child;
   };
 
+  const replicas = options.replicas ?? 1;
+  const natsNodes = options.natsNodes ?? 1;
+  const natsNames = Array.from({ length: natsNodes }, (_, i) => replicaLabel('nats-server', i + 1));
   const stopAll = async () => {
-    const apps = [...children.entries()].filter(([name]) => name !== 'nats-server');
+    // The apps first (they flush their stores), then the shared store, then NATS.
+    const last = new Set(['shared-store', ...natsNames]);
+    const apps = [...children.entries()].filter(([name]) => !last.has(name));
     await Promise.all(apps.map(([, child]) => stopProcess(child)));
-    const nats = children.get('nats-server');
-    if (nats) await stopProcess(nats);
+    const store = children.get('shared-store');
+    if (store) await stopProcess(store);
+    await Promise.all(natsNames.map((name) => children.get(name)).map((child) => (child ? stopProcess(child) : undefined)));
   };
 
   try {
@@ -221,63 +245,96 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     if (!natsUrl) {
       const binary = findNatsServer(options.env ?? process.env);
       if (!binary) throw new Error('nats-server is not installed: run `sudo apt-get install -y nats-server`');
-      const storeDir = join(dataDir, 'nats');
-      mkdirSync(storeDir, { recursive: true });
-      const pidFile = join(storeDir, 'nats-server.pid');
-      await stopLeftoverNatsServer(pidFile, storeDir);
-      const configFile = writeNatsConfig(storeDir, options.natsPort, pidFile);
-      await launch('nats-server', binary, ['-c', configFile], process.env);
-      await waitForPort(options.natsPort, 10_000);
-      natsUrl = `nats://127.0.0.1:${options.natsPort}`;
-      step(`nats-server listening on ${natsUrl} (JetStream in ${storeDir})`);
-    }
-
-    const healthPortOf = (name: Exclude<AppName, 'gateway'>) => options.healthPortBase + SERVICE_NAMES.indexOf(name);
-    for (const name of APP_NAMES) {
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        ...options.env,
-        NATS_URL: natsUrl,
-        DATA_DIR: dataDir,
-        // The apps exit on their own if this launcher dies without stopping them.
-        EXIT_WITH_PARENT_PID: String(process.pid),
-      };
-      if (name === 'gateway') {
-        env['PORT'] = String(options.port);
-        env['ADMIN_API_KEY'] = adminApiKey;
-      } else {
-        env['HEALTH_PORT'] = options.healthPortBase > 0 ? String(healthPortOf(name)) : '0';
+      const nodes = natsNodeSettings(dataDir, options.natsPort, natsNodes, options.natsRoutePortBase);
+      for (const node of nodes) {
+        mkdirSync(node.storeDir, { recursive: true });
+        await stopLeftoverNatsServer(node.pidFile, node.storeDir);
+        await launch(node.name, binary, ['-c', writeNatsConfig(node, nodes)], process.env);
       }
-      // STACK_NODE_ARGS adds node flags to every app (e.g. `--cpu-prof`, which NODE_OPTIONS refuses).
-      const extraArgs = (process.env['STACK_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-      const args = ['--enable-source-maps', ...(APP_NODE_FLAGS[name] ?? []), ...extraArgs, join(options.root, 'dist', 'apps', name, 'src', 'main.js')];
-      await launch(name, process.execPath, args, env);
+      for (const node of nodes) await waitForPort(node.port, 10_000);
+      natsUrl = nodes.map((node) => `nats://127.0.0.1:${node.port}`).join(',');
+      // A cluster answers JetStream requests once it has elected its meta leader.
+      if (nodes.length > 1) for (const node of nodes) await jetStreamReady(`nats://127.0.0.1:${node.port}`, 30_000);
+      step(`${nodes.length === 1 ? 'nats-server' : `${nodes.length}-node NATS cluster`} listening on ${natsUrl} (JetStream in ${nodes.length === 1 ? nodes[0]?.storeDir : join(dataDir, 'nats-cluster')})`);
     }
 
-    const baseUrl = `http://127.0.0.1:${options.port}`;
+    const given = { ...process.env, ...options.env };
+    const storeOf = (name: AppName): string | undefined => {
+      if (given['DOCUMENT_STORE'] !== undefined || replicas === 1) return undefined;
+      if (name === 'searches' || name === 'notifier') return 'shared';
+      return name === 'listings' && options.listingsStore === 'shared' ? 'shared' : undefined;
+    };
+    if (APP_NAMES.some((name) => storeOf(name) === 'shared')) {
+      const env = { ...given, NATS_URL: natsUrl, DATA_DIR: dataDir, EXIT_WITH_PARENT_PID: String(process.pid) };
+      await launch('shared-store', process.execPath, ['--enable-source-maps', join(options.root, 'dist', 'tools', 'shared-store', 'src', 'main.js')], env);
+      step(`shared store serving the read models of searches and notifier${storeOf('listings') === 'shared' ? ' and listings' : ''} (${join(dataDir, 'shared-store')})`);
+    }
+
+    const healthPortOf = (name: Exclude<AppName, 'gateway'>, replica = 1) => options.healthPortBase + (replica - 1) * SERVICE_NAMES.length + SERVICE_NAMES.indexOf(name);
+    for (let replica = 1; replica <= replicas; replica++) {
+      for (const name of APP_NAMES) {
+        const label = replicaLabel(name, replica);
+        const env: NodeJS.ProcessEnv = {
+          ...given,
+          NATS_URL: natsUrl,
+          DATA_DIR: dataDir,
+          // The apps exit on their own if this launcher dies without stopping them.
+          EXIT_WITH_PARENT_PID: String(process.pid),
+        };
+        if (natsNodes > 1 && given['NATS_REPLICAS'] === undefined) env['NATS_REPLICAS'] = String(natsNodes);
+        if (replicas > 1) env['REPLICA_NAME'] = label;
+        const store = storeOf(name);
+        if (store !== undefined) env['DOCUMENT_STORE'] = store;
+        // A listings replica keeps its identity, snapshot and (embedded) read models in a directory of its own.
+        if (name === 'listings' && replica > 1) env['DATA_DIR'] = join(dataDir, 'replicas', label);
+        if (name === 'gateway') {
+          env['PORT'] = String(options.port + replica - 1);
+          env['ADMIN_API_KEY'] = adminApiKey;
+        } else {
+          env['HEALTH_PORT'] = options.healthPortBase > 0 ? String(healthPortOf(name, replica)) : '0';
+        }
+        // STACK_NODE_ARGS adds node flags to every app (e.g. `--cpu-prof`, which NODE_OPTIONS refuses).
+        const extraArgs = (process.env['STACK_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+        const args = ['--enable-source-maps', ...(APP_NODE_FLAGS[name] ?? []), ...extraArgs, join(options.root, 'dist', 'apps', name, 'src', 'main.js')];
+        await launch(label, process.execPath, args, env);
+      }
+    }
+
+    const baseUrls = Array.from({ length: replicas }, (_, i) => `http://127.0.0.1:${options.port + i}`);
+    const baseUrl = baseUrls[0] as string;
     const exitedApp = () => {
       for (const [name, child] of children) if (child.exitCode !== null) return name;
       return null;
     };
     const timeoutMs = options.readyTimeoutMs ?? 60_000;
     if (options.onStep && options.healthPortBase > 0) {
-      // Each service's own probe, so each one is reported as it becomes ready.
+      // Each service replica's own probe, so each one is reported as it becomes ready.
       await Promise.all(
-        SERVICE_NAMES.map(async (name) => {
-          await waitForReady(`http://127.0.0.1:${healthPortOf(name)}`, timeoutMs, exitedApp);
-          step(`${name} ready (pid ${children.get(name)?.pid ?? '?'}, ${elapsed()})`);
-        }),
+        SERVICE_NAMES.flatMap((name) =>
+          Array.from({ length: replicas }, async (_, i) => {
+            const label = replicaLabel(name, i + 1);
+            await waitForReady(`http://127.0.0.1:${healthPortOf(name, i + 1)}`, timeoutMs, exitedApp);
+            step(`${label} ready (pid ${children.get(label)?.pid ?? '?'}, ${elapsed()})`);
+          }),
+        ),
       );
     }
-    await waitForReady(baseUrl, timeoutMs, exitedApp);
-    step(`gateway ready on ${baseUrl} (${elapsed()})`);
+    for (const url of baseUrls) {
+      await waitForReady(url, timeoutMs, exitedApp);
+      step(`${baseUrls.length === 1 ? 'gateway' : replicaLabel('gateway', baseUrls.indexOf(url) + 1)} ready on ${url} (${elapsed()})`);
+    }
 
     return {
       baseUrl,
+      baseUrls,
       dataDir,
       apiKey,
       adminApiKey,
       natsUrl,
+      replicasOf(name) {
+        if (name === 'nats-server') return [...natsNames];
+        return Array.from({ length: replicas }, (_, i) => replicaLabel(name, i + 1));
+      },
       // Live: a restarted app has a new pid.
       get pids() {
         return Object.fromEntries([...children.entries()].map(([name, child]) => [name, child.pid]));
@@ -308,8 +365,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         if (!settings) throw new Error(`${name} was never started`);
         await launch(label, settings.command, settings.args, { ...settings.env, ...env });
       },
-      healthUrl(name) {
-        return options.healthPortBase > 0 ? `http://127.0.0.1:${healthPortOf(name)}` : null;
+      healthUrl(name, replica = 1) {
+        return options.healthPortBase > 0 ? `http://127.0.0.1:${healthPortOf(name, replica)}` : null;
       },
       stop: stopAll,
     };
@@ -317,6 +374,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     await stopAll();
     throw new Error(`${error instanceof Error ? error.message : String(error)}${logTails(options, [...children.keys()], error)}`);
   }
+}
+
+/** `listings` for the first replica, `listings-2` for the second… */
+export function replicaLabel(name: string, replica: number): string {
+  return replica === 1 ? name : `${name}-${replica}`;
 }
 
 /** Runs `run` against a stack on free ports with a throw-away data directory (benchmarks). */
@@ -355,27 +417,50 @@ function keepLogs(logDir: string): void {
   process.stderr.write(`the stack's logs are kept in ${kept}\n`);
 }
 
+interface NatsNode {
+  name: string;
+  serverName: string;
+  port: number;
+  routePort: number;
+  storeDir: string;
+  pidFile: string;
+}
+
 /**
- * The embedded nats-server's settings: loopback only, JetStream in the data directory, and a
- * system account, without which the server warns of every advisory it cannot send ("Advisory
- * could not be sent for account $G") while the apps work.
+ * One node keeps its JetStream in DATA_DIR/nats, as it always has; a cluster's nodes keep theirs
+ * in DATA_DIR/nats-cluster/n<i> (a data directory used with one node starts its logs over there).
  */
-function writeNatsConfig(storeDir: string, port: number, pidFile: string): string {
-  const file = join(storeDir, 'nats-server.conf');
-  writeFileSync(
-    file,
-    [
-      'host: 127.0.0.1',
-      `port: ${port}`,
-      `pid_file: ${JSON.stringify(pidFile)}`,
-      `jetstream { store_dir: ${JSON.stringify(storeDir)} }`,
-      // The apps connect without credentials into the application account; the system account has no user.
-      'accounts { APP { jetstream: enabled, users: [{ user: app, password: app }] }, SYS {} }',
-      'system_account: SYS',
-      'no_auth_user: app',
-      '',
-    ].join('\n'),
-  );
+function natsNodeSettings(dataDir: string, port: number, count: number, routePortBase = port + 2000): NatsNode[] {
+  return Array.from({ length: count }, (_, i) => {
+    const storeDir = count === 1 ? join(dataDir, 'nats') : join(dataDir, 'nats-cluster', `n${i + 1}`);
+    return { name: replicaLabel('nats-server', i + 1), serverName: `n${i + 1}`, port: port + i, routePort: routePortBase + i, storeDir, pidFile: join(storeDir, 'nats-server.pid') };
+  });
+}
+
+/**
+ * A nats-server's settings: loopback only, JetStream in the data directory, a system account
+ * (without which the server warns of every advisory it cannot send: "Advisory could not be sent
+ * for account $G"), and for a cluster the routes to the other nodes. JetStream syncs its files to
+ * disk every two minutes by default (`sync_interval`): what a machine crash can cost one node.
+ */
+function writeNatsConfig(node: NatsNode, nodes: readonly NatsNode[]): string {
+  const file = join(node.storeDir, 'nats-server.conf');
+  const lines = [
+    `server_name: ${node.serverName}`,
+    'host: 127.0.0.1',
+    `port: ${node.port}`,
+    `pid_file: ${JSON.stringify(node.pidFile)}`,
+    `jetstream { store_dir: ${JSON.stringify(node.storeDir)} }`,
+    // The apps connect without credentials into the application account; the system account has no user.
+    'accounts { APP { jetstream: enabled, users: [{ user: app, password: app }] }, SYS {} }',
+    'system_account: SYS',
+    'no_auth_user: app',
+  ];
+  if (nodes.length > 1) {
+    const routes = nodes.filter((other) => other !== node).map((other) => JSON.stringify(`nats://127.0.0.1:${other.routePort}`));
+    lines.push(`cluster { name: immo, host: 127.0.0.1, port: ${node.routePort}, routes: [${routes.join(', ')}] }`);
+  }
+  writeFileSync(file, [...lines, ''].join('\n'));
   return file;
 }
 

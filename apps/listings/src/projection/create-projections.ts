@@ -7,7 +7,7 @@ import { AdvertDirectory } from './advert-directory';
 import { AdvertStatesProjection } from './advert-states.projection';
 import { IntegrationOutboxProjection } from './integration-outbox.projection';
 import { DEAD_LETTERS_COLLECTION, OUTBOX_COLLECTION } from './read-models';
-import { ProjectionRunner } from './projection-runner';
+import { ProjectionRunner, type ProjectionRunnerDependencies } from './projection-runner';
 import { PropertyDocumentsProjection } from './property-documents.projection';
 import { SearchIndexProjection } from './search-index.projection';
 import { PropertySearchIndex } from '../search/property-search-index';
@@ -31,6 +31,9 @@ export function createListingsProjections(deps: {
   publish: PublishIntegrationEvent;
   /** Where the search index is snapshotted when the service stops (omitted: never). */
   searchIndexSnapshotFile?: string;
+  /** With a store shared by replicas: whether this one writes the read models now (see `ProjectionRunner`). */
+  isWriter?: () => boolean;
+  onDeposed?: ProjectionRunnerDependencies['onDeposed'];
 }): ListingsProjections {
   const { eventStore, store, geo, publish } = deps;
   const directory = new AdvertDirectory(new PropertyMatcher());
@@ -47,6 +50,8 @@ export function createListingsProjections(deps: {
     outbox: new IntegrationOutboxProjection(store),
     searchIndex: new SearchIndexProjection(store, searchIndex, documentTexts, deps.searchIndexSnapshotFile ?? null),
     onOutboxWritten: (committed) => relay.kick(committed),
+    ...(deps.isWriter ? { isWriter: deps.isWriter } : {}),
+    ...(deps.onDeposed ? { onDeposed: deps.onDeposed } : {}),
   });
   return { directory, runner, relay, searchIndex, documentTexts };
 }

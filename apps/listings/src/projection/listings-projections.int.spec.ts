@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
-import { EmbeddedDocumentStore, type DocumentStore, type StoredDocument } from '@immo/document-store';
+import { CommitConflictError, EmbeddedDocumentStore, type CommitOptions, type DocumentStore, type DocumentWrite, type StoredDocument } from '@immo/document-store';
 import { JetStreamEventStore, type AllSubscription, type EventStore, type SubscribeToAllOptions } from '@immo/event-store';
 import { LISTINGS_INTEGRATION_STREAM, type City, type ListingsIntegrationEvent } from '@immo/contracts';
 import { startNatsServer, until, type RunningNatsServer } from '@immo/testing';
@@ -525,10 +525,9 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     await store.close();
   }, 90_000);
 
-  it('keeps two replicas projecting into one shared store equal in memory: a slower one follows what the other stored (grouping directory and search index)', async () => {
-    const store = new EmbeddedDocumentStore();
-    /** The log as a slower replica reads it: a 300 ms pause every 100 events. */
-    const slowed: EventStore = Object.assign(Object.create(eventStore) as EventStore, {
+  /** The log as a slower replica reads it: a 300 ms pause every 100 events. */
+  const slowedLog = (): EventStore =>
+    Object.assign(Object.create(eventStore) as EventStore, {
       subscribeToAll: (options?: SubscribeToAllOptions): AllSubscription => {
         const inner = eventStore.subscribeToAll(options);
         return {
@@ -543,8 +542,28 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
         };
       },
     });
-    const fast = createListingsProjections({ eventStore, store, geo, publish: async () => undefined });
-    const slow = createListingsProjections({ eventStore: slowed, store, geo, publish: async () => undefined });
+
+  /** The store as one replica uses it, counting the documents that replica's commits wrote. */
+  const countingWrites = (store: DocumentStore): { store: DocumentStore; written: () => number } => {
+    let written = 0;
+    const counted = new Proxy(store, {
+      get(target, property) {
+        if (property !== 'commit') return Reflect.get(target, property, target) as unknown;
+        return async (writes: readonly DocumentWrite[], options?: CommitOptions) => {
+          const outcomes = await target.commit(writes, options);
+          written += outcomes.filter((outcome) => outcome !== 'stale' && outcome !== 'absent').length;
+          return outcomes;
+        };
+      },
+    });
+    return { store: counted, written: () => written };
+  };
+
+  it('keeps two replicas sharing one store equal in memory: the writer commits, the other (slower) follows what it stored (grouping directory and search index) and writes nothing', async () => {
+    const store = new EmbeddedDocumentStore();
+    const follower = countingWrites(store);
+    const fast = createListingsProjections({ eventStore, store, geo, publish: async () => undefined, isWriter: () => true });
+    const slow = createListingsProjections({ eventStore: slowedLog(), store: follower.store, geo, publish: async () => undefined, isWriter: () => false });
     await fast.runner.start();
     await slow.runner.start();
     const ingestion = new IngestionService(eventStore, geo, fast.directory.matcher, { now: NOW });
@@ -560,8 +579,32 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     expect(slow.searchIndex.search(everything)).toEqual(fast.searchIndex.search(everything));
     expect(slow.directory.size).toBe(fast.directory.size);
     expect(slow.directory.size).toBe(await store.collection(ADVERT_FACTS_COLLECTION).count({}));
+    expect(follower.written()).toBe(0);
     await slow.runner.stop();
     await fast.runner.stop();
     await store.close();
   }, 90_000);
+
+  it('refuses the commit of a writer that lost its turn (another replica committed since it read the checkpoint): nothing of its batch is written, and it says it was deposed', async () => {
+    const store = new EmbeddedDocumentStore();
+    const deposed: CommitConflictError[] = [];
+    const late = countingWrites(store);
+    const current = createListingsProjections({ eventStore, store, geo, publish: async () => undefined, isWriter: () => true });
+    const stalled = createListingsProjections({ eventStore: slowedLog(), store: late.store, geo, publish: async () => undefined, isWriter: () => true, onDeposed: (error) => deposed.push(error) });
+    const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    await current.runner.start();
+    await stalled.runner.start();
+    const ingestion = new IngestionService(eventStore, geo, current.directory.matcher, { now: NOW });
+    const { snapshots } = generateDataset({ seed: 29, goods: 60 });
+    expect((await ingestion.ingest(snapshots)).rejected).toBe(0);
+    await caughtUp(current);
+    await until(() => deposed.length > 0, 10_000);
+    expect(deposed[0]).toBeInstanceOf(CommitConflictError);
+    expect(late.written()).toBe(0);
+    expect(stalled.runner.failed).toBeInstanceOf(CommitConflictError);
+    error.mockRestore();
+    await stalled.runner.stop();
+    await current.runner.stop();
+    await store.close();
+  }, 60_000);
 });

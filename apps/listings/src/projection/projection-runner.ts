@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { DocumentCollection, DocumentStore, DocumentWrite } from '@immo/document-store';
+import { CommitConflictError, type DocumentCollection, type DocumentStore, type DocumentWrite } from '@immo/document-store';
 import { eventLoopSlice, outboxId, withRequestId } from '@immo/service-kit';
 import type { AllSubscription, EventStore, RecordedEvent } from '@immo/event-store';
 import type { AdvertDirectory } from './advert-directory';
@@ -42,7 +42,21 @@ export interface ProjectionRunnerDependencies {
   searchIndex: SearchIndexProjection;
   /** Called after each commit that added integration events to the outbox, with the records it committed. */
   onOutboxWritten: (committed: Iterable<OutboxRecord>) => void;
+  /**
+   * Whether this replica writes the read models now. Always, with a store of its own; with a store
+   * the replicas share, only the ingestion leader does, and the others follow what it stores.
+   */
+  isWriter?: () => boolean;
+  /**
+   * Another replica committed the read models while this one thought it was their writer (it lost
+   * the lead while stalled): its batch was refused whole, and what it holds in memory may be
+   * ahead of the store. The service restarts, to load what is stored.
+   */
+  onDeposed?: (error: CommitConflictError) => void;
 }
+
+/** How often a follower looks whether the writer's stored checkpoint covers the next event. */
+const FOLLOW_POLL_MS = 25;
 
 /**
  * Follows the event log in order and runs the three listings projections over it: advert states,
@@ -50,6 +64,13 @@ export interface ProjectionRunnerDependencies {
  * events at or before it; the writes of a batch of events and the checkpoints that cover them are
  * one store transaction, so a crash at any instant leaves a state that replay from the stored
  * checkpoints makes exact.
+ *
+ * Replicas sharing one store: one writes (the ingestion leader), and its commits hold only while
+ * the stored checkpoint is the one it last committed or read, so a writer that lost its turn
+ * cannot commit over its successor's work. The others follow: each event is applied once the
+ * stored checkpoint covers it, when the store already holds its effects; the advert-states
+ * projection then answers with the stored advert, and the directory and the search index follow
+ * the stored records (see `StoredAhead`). A follower writes nothing.
  */
 export class ProjectionRunner {
   private readonly logger = new Logger('Projections');
@@ -78,6 +99,9 @@ export class ProjectionRunner {
   private stopped = true;
   private failure: unknown = null;
   private indexSource: string | null = null;
+  /** The advert-states checkpoint the store holds, as far as this replica knows: what its next commit expects. */
+  private storedCheckpoint: number | null = null;
+  private readonly isWriter: () => boolean;
 
   /** The projections in the order they run; read for every event, so built once. */
   private readonly names: readonly string[];
@@ -86,6 +110,7 @@ export class ProjectionRunner {
     this.names = [deps.advertStates.name, deps.propertyDocuments.name, deps.outbox.name, deps.searchIndex.name];
     this.checkpointRecords = deps.store.collection<CheckpointRecord>(CHECKPOINTS_COLLECTION);
     this.uow = new UnitOfWork(deps.store, this.cache);
+    this.isWriter = deps.isWriter ?? (() => true);
   }
 
 
@@ -125,6 +150,7 @@ export class ProjectionRunner {
     }
     const positions = [...this.checkpoints.values()];
     const from = positions.some((p) => p === null) ? null : Math.min(...(positions as number[]));
+    this.storedCheckpoint = this.checkpoints.get(this.deps.advertStates.name) ?? null;
     this.applied = from;
     this.committed = from;
     await this.deps.directory.load(this.deps.store.collection<AdvertFactsRecord>(ADVERT_FACTS_COLLECTION));
@@ -256,8 +282,28 @@ export class ProjectionRunner {
     return checkpoint === null || position > checkpoint;
   }
 
+  /**
+   * A follower waits until the writer's stored checkpoint covers this event, then reads what the
+   * writer stored (nothing cached from before). Resolves false once this replica is the writer.
+   */
+  private async followWriterTo(position: number): Promise<boolean> {
+    for (;;) {
+      if (this.isWriter() || this.stopped) return false;
+      if (this.storedCheckpoint !== null && this.storedCheckpoint >= position) break;
+      const stored = (await this.checkpointRecords.findById(this.deps.advertStates.name))?.position ?? null;
+      if (stored !== null && (this.storedCheckpoint === null || stored > this.storedCheckpoint)) {
+        this.storedCheckpoint = stored;
+        continue;
+      }
+      await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
+    }
+    this.cache.clear();
+    return true;
+  }
+
   private async apply(event: RecordedEvent): Promise<void> {
     if (this.applied !== null && event.position <= this.applied) return;
+    const following = await this.followWriterTo(event.position);
     const { advertStates, propertyDocuments, outbox, searchIndex } = this.deps;
     const uow = this.uow;
     if (advertStates.handles(event) && this.runs(advertStates.name, event.position)) {
@@ -282,7 +328,8 @@ export class ProjectionRunner {
     }
     for (const name of this.names) {
       if (!this.runs(name, event.position)) continue;
-      uow.checkpoint(name, event.position);
+      // A follower's checkpoints stay in memory: the writer's are the stored ones.
+      if (!following) uow.checkpoint(name, event.position);
       this.checkpoints.set(name, event.position);
     }
     uow.events++;
@@ -325,12 +372,26 @@ export class ProjectionRunner {
     this.uow = next;
     this.outboxWritten = false;
     const previous = this.lastCommit;
+    // This batch holds only over the checkpoint the batch before it left (or that was read).
+    const name = this.deps.advertStates.name;
+    const moves = uow.checkpointOf(name);
+    const expect = moves === undefined ? [] : [{ collection: CHECKPOINTS_COLLECTION.name, id: name, revision: this.storedCheckpoint }];
+    // The stored checkpoint never goes back (revision guard): after this commit, the larger of the two.
+    if (moves !== undefined) this.storedCheckpoint = this.storedCheckpoint === null ? moves : Math.max(this.storedCheckpoint, moves);
     const commit = (async () => {
       await previous;
       if (this.failure) throw this.failure;
       try {
-        await uow.commit(CHECKPOINTS_COLLECTION.name);
+        await uow.commit(CHECKPOINTS_COLLECTION.name, expect);
       } catch (error) {
+        if (error instanceof CommitConflictError) {
+          this.failure = error;
+          this.logger.error(`another replica committed the read models past position ${String(error.found)} while this one wrote them: this replica stops writing and restarts`);
+          this.stopped = true;
+          await this.subscription?.unsubscribe().catch(() => undefined);
+          this.deps.onDeposed?.(error);
+          throw error;
+        }
         // The store refuses further work after a failed commit; stop here rather than skip events.
         this.failure = error;
         this.logger.error(`commit failed at position ${position ?? 'none'}: ${String(error)}; the projection stopped`);

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { DocumentStore, DocumentWrite, StoredDocument } from '@immo/document-store';
+import type { CommitCondition, DocumentStore, DocumentWrite, StoredDocument } from '@immo/document-store';
 
 /**
  * Recently read or written documents of the projections, across batches: the same adverts and
@@ -112,18 +112,27 @@ export class UnitOfWork {
     return (this.pending.get(collection)?.values() ?? []) as Iterable<T>;
   }
 
+  /** Nothing to commit nor to settle (a follower's batch writes nothing, but settles its events). */
   isEmpty(): boolean {
-    return this.pending.size === 0 && this.checkpoints.size === 0;
+    return this.pending.size === 0 && this.checkpoints.size === 0 && this.committed.length === 0 && this.events === 0;
   }
 
-  /** One transaction: the documents, then the checkpoints that cover them. */
-  async commit(checkpointCollection: string): Promise<void> {
+  /** The position this batch moves a projection's checkpoint to, if it does. */
+  checkpointOf(projection: string): number | undefined {
+    return this.checkpoints.get(projection);
+  }
+
+  /**
+   * One transaction: the documents, then the checkpoints that cover them; nothing of it when a
+   * condition does not hold (`CommitConflictError`).
+   */
+  async commit(checkpointCollection: string, expect: readonly CommitCondition[] = []): Promise<void> {
     const writes: DocumentWrite[] = [];
     for (const [collection, docs] of this.pending) for (const doc of docs.values()) writes.push({ collection, upsert: doc });
     for (const [name, position] of this.checkpoints) {
       writes.push({ collection: checkpointCollection, upsert: { _id: name, revision: position, position } as StoredDocument });
     }
-    if (writes.length > 0) await this.store.commit(writes);
+    if (writes.length > 0) await this.store.commit(writes, { expect });
     for (const effect of this.committed) effect();
   }
 }

@@ -9,8 +9,11 @@
  * attempted: a write of its next revision that pushes its due time past the attempt's longest
  * possible duration. The ledger's revision guard lets one replica's claim through and answers the
  * others `stale`, and they leave it. A claim whose holder died expires with that due time, and the
- * next scan anywhere takes it over (same `webhook-id`). Should a holder outlive its claim (a
- * stalled process), its attempt is still added to the delivery's history when it ends.
+ * next scan anywhere takes it over (same `webhook-id`). The claim notes when its attempt started:
+ * the next holder finds that note on a claim whose holder never recorded an outcome, and lists the
+ * attempt in the history as interrupted (the receiver may have had it) before making its own.
+ * Should a holder outlive its claim (a stalled process), its attempt still takes its place in the
+ * delivery's history when it ends.
  */
 import { Logger } from '@nestjs/common';
 import type { DeliveryAttempt } from '@immo/contracts';
@@ -20,7 +23,7 @@ import { decideAfterAttempt } from '../delivery/delivery-outcome';
 import type { GuardedHttpsClient, PostOutcome } from '../delivery/guarded-https-client';
 import { webhookHeaders } from '../delivery/webhook-signer';
 import type { WebhookSecrets } from '../secrets/webhook-secrets';
-import { DELIVERIES_COLLECTION, type DeliveryDoc } from './delivery-records';
+import { DELIVERIES_COLLECTION, interruptedAttempt, type DeliveryDoc } from './delivery-records';
 import { HostFairQueue } from './host-fair-queue';
 import type { SearchStates } from './search-states';
 
@@ -143,7 +146,17 @@ export class DeliveryDispatcher {
   private async attempt(id: string, host: string): Promise<void> {
     const found = await this.deliveries.findById(id);
     if (found === null || found.endpoint === null || found.status !== 'pending' || (found.nextAttemptAtMs ?? 0) > this.now()) return;
-    const doc: DeliveryDoc & { endpoint: string } = { ...found, endpoint: found.endpoint, revision: found.revision + 1, nextAttemptAtMs: this.now() + this.policy.claimMs };
+    const startedAt = new Date(this.now()).toISOString();
+    // A previous holder's attempt that never got its outcome recorded is listed as interrupted.
+    const attempts = found.attemptStartedAt ? [...found.attempts, interruptedAttempt(found.attemptStartedAt)] : found.attempts;
+    const doc: DeliveryDoc & { endpoint: string } = {
+      ...found,
+      endpoint: found.endpoint,
+      revision: found.revision + 1,
+      nextAttemptAtMs: this.now() + this.policy.claimMs,
+      attempts,
+      attemptStartedAt: startedAt,
+    };
     // Another replica claimed it between the read and this write: it is theirs.
     if ((await this.deliveries.upsert(doc)) === 'stale') return;
 
@@ -153,22 +166,21 @@ export class DeliveryDispatcher {
       wanted = state.active && (doc.kind === 'match' ? state.endpointRecipient : state.eventEndpoint) === doc.endpoint;
     } catch (error) {
       this.logger.warn(`cannot tell whether search ${doc.searchId} still wants delivery ${id} (${String(error)}); deferred`);
-      await this.save({ ...doc, revision: doc.revision + 1, nextAttemptAtMs: this.now() + UNKNOWN_STATE_DEFER_MS });
+      await this.save({ ...doc, revision: doc.revision + 1, nextAttemptAtMs: this.now() + UNKNOWN_STATE_DEFER_MS, attemptStartedAt: null });
       return;
     }
     if (!wanted) {
       this.counters.cancelled++;
-      await this.save({ ...doc, revision: doc.revision + 1, status: 'failed', nextAttemptAtMs: null, failure: 'cancelled: the search was deleted, its notifications turned off or this endpoint replaced' });
+      await this.save({ ...doc, revision: doc.revision + 1, status: 'failed', nextAttemptAtMs: null, attemptStartedAt: null, failure: 'cancelled: the search was deleted, its notifications turned off or this endpoint replaced' });
       return;
     }
 
     const secrets = await this.secrets.signing(doc.accountId);
     const headers = webhookHeaders(doc._id, Math.floor(this.now() / 1000), doc.payload, secrets);
-    const startedAt = new Date(this.now()).toISOString();
     const result = await this.breakers.run(host, () => this.client.post(doc.endpoint, doc.payload, headers));
     if (result.refused) {
       this.counters.deferred++;
-      await this.save({ ...doc, revision: doc.revision + 1, nextAttemptAtMs: this.now() + BREAKER_DEFER_MS });
+      await this.save({ ...doc, revision: doc.revision + 1, nextAttemptAtMs: this.now() + BREAKER_DEFER_MS, attemptStartedAt: null });
       return;
     }
     await this.record(doc, startedAt, result.outcome);
@@ -178,7 +190,7 @@ export class DeliveryDispatcher {
     const attempt: DeliveryAttempt = { at, statusCode: outcome.statusCode, durationMs: Math.round(outcome.durationMs), error: outcome.error };
     const attempts = [...doc.attempts, attempt];
     const decision = decideAfterAttempt(outcome, attempts.length, this.policy, this.now());
-    const next: DeliveryDoc = { ...doc, revision: doc.revision + 1, attempts };
+    const next: DeliveryDoc = { ...doc, revision: doc.revision + 1, attempts, attemptStartedAt: null };
     switch (decision.status) {
       case 'delivered':
         this.counters.delivered++;
@@ -211,12 +223,16 @@ export class DeliveryDispatcher {
     await this.addAttempt(doc._id, attempt);
   }
 
-  /** Adds an attempt to a delivery's history whoever holds it, retrying on concurrent writes. */
+  /**
+   * Adds an attempt to a delivery's history whoever holds it, retrying on concurrent writes. It
+   * takes the place of its own entry as interrupted, when the next holder wrote one meanwhile.
+   */
   private async addAttempt(id: string, attempt: DeliveryAttempt): Promise<void> {
     for (let tries = 0; tries < 5; tries++) {
       const current = await this.deliveries.findById(id);
       if (current === null) return;
-      const attempts = [...current.attempts, attempt].sort((a, b) => a.at.localeCompare(b.at));
+      const others = current.attempts.filter((entry) => !(entry.at === attempt.at && entry.statusCode === null && entry.error === interruptedAttempt(entry.at).error));
+      const attempts = [...others, attempt].sort((a, b) => a.at.localeCompare(b.at));
       if ((await this.deliveries.upsert({ ...current, revision: current.revision + 1, attempts })) !== 'stale') return;
     }
   }

@@ -26,6 +26,25 @@ export interface DeliveryDoc extends StoredDocument {
   nextAttemptAtMs: number | null;
   /** Why a failed delivery stopped (last answer, or the search went away). */
   failure: string | null;
+  /**
+   * When the claim's holder started its attempt; cleared when it records the outcome. Still set
+   * when the next holder claims it: that attempt was interrupted (see `interruptedAttempt`).
+   * Absent from records written before it existed.
+   */
+  attemptStartedAt?: string | null;
+}
+
+/**
+ * The history's entry for an attempt whose holder stopped (a crash, kill -9) before recording its
+ * outcome: the receiver may have had it, and the next attempt sends the same `webhook-id`.
+ */
+export function interruptedAttempt(startedAt: string): DeliveryAttempt {
+  return {
+    at: startedAt,
+    statusCode: null,
+    durationMs: 0,
+    error: 'interrupted: the replica making it stopped before recording the outcome; the receiver may have received it, and it is sent again with the same webhook-id',
+  };
 }
 
 export const DELIVERIES_COLLECTION: CollectionSpec = {
@@ -54,6 +73,7 @@ export function newDelivery(notification: AlertNotification, streamSeq: number, 
     attempts: [],
     nextAttemptAtMs: notification.endpoint === null ? null : nowMs,
     failure: null,
+    attemptStartedAt: null,
   };
 }
 

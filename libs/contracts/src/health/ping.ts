@@ -6,6 +6,14 @@ export function pingSubject(service: ServiceName): string {
   return `${service}.health.ping.v1`;
 }
 
+/**
+ * `<service>.health.replicas.v1`: answered by each replica (no queue group), with the reply a ping
+ * gets; readiness lists a service's replicas from the answers that arrive.
+ */
+export function rollCallSubject(service: ServiceName): string {
+  return `${service}.health.replicas.v1`;
+}
+
 export const pingRequestSchema = z.object({}).strict();
 export type PingRequest = z.infer<typeof pingRequestSchema>;
 

@@ -8,8 +8,10 @@ import { READINESS_CHECKS, SERVICE_IDENTITY, type ReadinessCheck } from '../heal
 import { MetricsController } from '../health/metrics.controller';
 import { ServiceHealthController } from '../health/service-health.controller';
 import { shutdownState } from './graceful-shutdown';
+import { NATS_CONNECTION } from './nats-connection-token';
+import { ReplicaRollCall } from '../health/replica-roll-call';
 
-export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
+export { NATS_CONNECTION } from './nats-connection-token';
 export const CLOSE_ON_SHUTDOWN = Symbol('CLOSE_ON_SHUTDOWN');
 
 export interface Closable {
@@ -56,6 +58,7 @@ export class ServiceKitModule {
         useValue: [...options.closables, { close: () => options.nats.drain().catch(() => undefined) }],
       },
       ShutdownCloser,
+      ReplicaRollCall,
     ];
     return {
       module: ServiceKitModule,

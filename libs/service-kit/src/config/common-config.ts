@@ -25,6 +25,9 @@ const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).def
  */
 const natsReplicas = z.coerce.number().int().min(1).max(5).default(1);
 
+/** This replica's name in readiness and logs (a pod's name; `listings-2` on one machine). */
+const replicaName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'must be letters, digits, dots, dashes or underscores').optional();
+
 /** Variables every service reads. Production sets the store kinds and their URLs. */
 export const serviceConfigShape = {
   NATS_URL: natsUrl,
@@ -39,8 +42,7 @@ export const serviceConfigShape = {
    * (`REPLICAS=2 npm start` runs it), so that replicas of a service share their read models.
    */
   DOCUMENT_STORE: z.enum(['embedded', 'mongo', 'shared']).default('embedded'),
-  /** This replica's name in readiness and logs (a pod's name; `listings-2` on one machine). */
-  REPLICA_NAME: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'must be letters, digits, dots, dashes or underscores').optional(),
+  REPLICA_NAME: replicaName,
   MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional(),
   HEALTH_PORT: port(0),
   /** On SIGTERM, the process finishes what is under way and exits within this time. */
@@ -109,6 +111,7 @@ export const gatewayConfigShape = {
   NATS_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
   NATS_REPLICAS: natsReplicas,
   HOST: z.string().min(1).default('0.0.0.0'),
+  REPLICA_NAME: replicaName,
   PORT: port(3000),
   DATA_DIR: z.string().min(1).default('.data'),
   /** Comma-separated keys accepted in X-API-KEY, in addition to the key file in DATA_DIR. */

@@ -1,0 +1,136 @@
+/**
+ * Scale-out as operators run it, on real processes: a 3-node nats-server cluster on loopback, two
+ * replicas of listings, geo, searches and notifier and two gateways. Searches and notifier
+ * replicas share their read models through the one-machine shared store (the stand-in for
+ * production's shared MongoDB: one process serving embedded stores over NATS; MongoDB itself
+ * cannot be installed here); listings replicas run in both shapes, each with its own embedded
+ * store, and sharing one store. 100 saved searches with webhooks to a local HTTPS receiver, 2,000
+ * snapshots through both gateways; half-way, kill -9 of one replica of each service and of one
+ * NATS node, restarted 3 s later as a supervisor would. What a user sees must equal a reference
+ * run of the same input on one replica of each service and one nats-server.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, startStack, type RunningStack } from '@immo/stack';
+import { freePortRange, startWebhookReceiver, type WebhookReceiver } from '@immo/testing';
+import { scenarioInput } from './scenario-input';
+import { runTopologyScenario, type RunObservations } from './topology-run';
+
+const SNAPSHOTS = 2000;
+const SEARCHES = 100;
+const KILLED = ['listings', 'geo-2', 'searches-2', 'notifier-2', 'gateway-2', 'nats-server-3'];
+
+jest.setTimeout(420_000);
+
+describe('topology: two replicas of every service on a 3-node NATS cluster, against one replica on one node', () => {
+  const certDir = mkdtempSync(join(tmpdir(), 'topology-cert-'));
+  let certificateOwner: WebhookReceiver | undefined;
+  let reference: RunObservations;
+
+  afterAll(async () => {
+    await certificateOwner?.close();
+    rmSync(certDir, { recursive: true, force: true });
+  });
+
+  async function run(
+    shape: { replicas: number; natsNodes: 1 | 3; listingsStore?: 'private' | 'shared' },
+    chaos: boolean,
+  ): Promise<{ observed: RunObservations; readiness: unknown; killedAtMs: Map<string, number> }> {
+    const killedAtMs = new Map<string, number>();
+    const receiver = await startWebhookReceiver(certDir, certificateOwner);
+    certificateOwner ??= receiver;
+    const dataDir = mkdtempSync(join(tmpdir(), 'topology-'));
+    let stack: RunningStack | null = null;
+    let failed = true;
+    try {
+      stack = await startStack({
+        root: ROOT,
+        dataDir,
+        port: await freePortRange(shape.replicas),
+        natsPort: await freePortRange(shape.natsNodes),
+        natsRoutePortBase: await freePortRange(shape.natsNodes),
+        healthPortBase: 0,
+        output: { logDir: join(dataDir, 'logs') },
+        readyTimeoutMs: 120_000,
+        replicas: shape.replicas,
+        natsNodes: shape.natsNodes,
+        listingsStore: shape.listingsStore ?? 'private',
+        env: {
+          NODE_EXTRA_CA_CERTS: receiver.caFile,
+          WEBHOOK_PRIVATE_TARGETS_ALLOWED: '127.0.0.1/32',
+          WEBHOOK_TIMEOUT_MS: '1500',
+          WEBHOOK_RETRY_INTERVAL_MS: '1000',
+          RATE_LIMIT_REQUESTS: '0',
+        },
+      });
+      const running = stack;
+      const readiness = (await (await fetch(`${running.baseUrl}/health/ready`)).json()) as unknown;
+      const observed = await runTopologyScenario({
+        stack: running,
+        receiver,
+        input: scenarioInput(SNAPSHOTS, SEARCHES, (path) => receiver.url(path)),
+        expectedNotifications: reference?.notifications.size,
+        log: (line) => process.stdout.write(`[topology ${shape.replicas}×, ${shape.listingsStore ?? 'private'}] ${line}\n`),
+        midRun: chaos
+          ? async () => {
+              for (const name of KILLED) {
+                await running.killApp(name);
+                killedAtMs.set(name, Date.now());
+              }
+              await new Promise((resolve) => setTimeout(resolve, 3000));
+              for (const name of KILLED) await running.restartApp(name);
+            }
+          : undefined,
+      });
+      failed = false;
+      return { observed, readiness, killedAtMs };
+    } finally {
+      await stack?.stop();
+      if (receiver !== certificateOwner) await receiver.close();
+      if (failed || process.env['KEEP_STACK_DATA']) process.stdout.write(`topology run: logs kept in ${dataDir}/logs\n`);
+      else rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+
+  it('reference: one replica of each service on one nats-server, nothing killed', async () => {
+    reference = (await run({ replicas: 1, natsNodes: 1 }, false)).observed;
+    expect(reference.groupings.length).toBeGreaterThan(1000);
+    expect([...reference.notifications.keys()].filter((key) => key.startsWith('match|')).length).toBeGreaterThan(500);
+    expect([...reference.notifications.keys()].filter((key) => key.startsWith('ad.update.price|')).length).toBeGreaterThan(50);
+    expect(reference.queryAnswers.size).toBe(1);
+  });
+
+  it.each(['private', 'shared'] as const)('listings replicas with %s stores: after kill -9 of a replica of each service and of a NATS node, users see what the reference run gave', async (listingsStore) => {
+    expect(reference).toBeDefined();
+    const { observed, readiness, killedAtMs } = await run({ replicas: 2, natsNodes: 3, listingsStore }, true);
+    // Readiness names every replica of every service.
+    for (const service of ['listings', 'geo', 'searches', 'notifier']) {
+      const replicas = Object.keys((readiness as { details: Record<string, { replicas: Record<string, string> }> }).details[service]?.replicas ?? {});
+      expect(replicas.map((name) => name.split('@')[0]).sort()).toEqual([service, `${service}-2`]);
+    }
+    // No duplicate property: the same groupings as one replica made.
+    expect(observed.groupings).toEqual(reference.groupings);
+    // Every expected match and price event, and nothing else.
+    expect([...observed.notifications.keys()].sort()).toEqual([...reference.notifications.keys()].sort());
+    // Each exactly once: one webhook id per notification, and each id POSTed once, but for the
+    // POSTs the killed notifier made and never recorded (kill -9 between the receiver's answer and
+    // the ledger's write): those are sent again with the same webhook-id once their claim expires,
+    // and the delivery log lists the first as interrupted.
+    expect([...observed.notifications].filter(([, ids]) => ids.length > 1)).toEqual([]);
+    const notifierKilledAtMs = killedAtMs.get('notifier-2') as number;
+    const unexplained = observed.duplicates.filter(
+      ({ arrivedAtMs, attempts }) =>
+        arrivedAtMs.length !== 2 || (arrivedAtMs[0] as number) > notifierKilledAtMs || !attempts.some((attempt) => attempt.error?.startsWith('interrupted:')),
+    );
+    expect(unexplained).toEqual([]);
+    process.stdout.write(`[topology ${listingsStore}] ${observed.postsByWebhookId.size} webhooks, ${observed.duplicates.length} sent twice (in flight in the killed notifier)\n`);
+    // In order per property: each search heard a property's price drops in the order they happened.
+    for (const [series, prices] of observed.priceEventsInArrivalOrder) expect({ series, prices }).toEqual({ series, prices: [...prices].sort((a, b) => b - a) });
+    // The same query gives the same total and page whichever listings replica answers.
+    expect(observed.queryAnswers.size).toBe(1);
+    expect([...observed.queryAnswers][0]).toEqual([...reference.queryAnswers][0]);
+    // The delivery log lists every attempt.
+    expect(observed.missingFromDeliveryLog).toEqual([]);
+  });
+});
