@@ -15,6 +15,8 @@ function runtimeAtHead(head: number | null = 5) {
     {} as never,
     {} as never,
     { ...idle, held: false } as never,
+    true,
+    { subscribe: () => ({ unsubscribe: () => undefined }), publish: () => undefined } as never,
   );
   return { runtime, reachHead };
 }

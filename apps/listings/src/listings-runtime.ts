@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import type { NatsConnection } from 'nats';
 import type { EventStore } from '@immo/event-store';
 import { ExpirySweep } from './ingestion/expiry-sweep';
 import type { IngestionGate } from './ingestion/ingestion-gate';
@@ -9,6 +10,7 @@ import type { AdvertDirectory } from './projection/advert-directory';
 import type { OutboxRelay } from '@immo/service-kit';
 import type { ProjectionRunner } from './projection/projection-runner';
 import { ProcessVitals } from './process-vitals';
+import { RebuildBroadcast } from './rebuild-broadcast';
 
 const EXPIRY_SWEEP_MS = 60_000;
 
@@ -30,7 +32,14 @@ export class ListingsRuntime {
     readonly gate: IngestionGate,
     readonly router: IngestionRouter,
     private readonly lease: IngestionLease,
-  ) {}
+    /** Whether this replica's read models are its own (not shared with other replicas). */
+    ownReadModels: boolean,
+    nats: NatsConnection,
+  ) {
+    this.broadcast = new RebuildBroadcast(nats, () => ownReadModels || this.lease.held, (requestId) => this.rebuild(requestId));
+  }
+
+  private readonly broadcast: RebuildBroadcast;
 
   get leadsIngestion(): boolean {
     return this.lease.held;
@@ -41,6 +50,7 @@ export class ListingsRuntime {
     await this.runner.start();
     this.relay.start();
     this.lease.start();
+    this.broadcast.start();
     this.started = true;
     const expiry = new ExpirySweep(
       (now) => this.directory.dueForExpiry(now),
@@ -84,6 +94,11 @@ export class ListingsRuntime {
     this.router.follow();
   }
 
+  /** Has every replica concerned rebuild its read models (see `RebuildBroadcast`). */
+  announceRebuild(requestId: string | null): void {
+    this.broadcast.announce(requestId);
+  }
+
   async rebuild(requestId: string | null = null): Promise<void> {
     this.gate.close('the read models are being rebuilt');
     await this.runner.rebuild(requestId);
@@ -92,6 +107,7 @@ export class ListingsRuntime {
 
   async stop(): Promise<void> {
     if (this.sweep) clearInterval(this.sweep);
+    this.broadcast.stop();
     await this.lease.stop();
     await this.runner.stop();
     await this.runner.saveSnapshot();

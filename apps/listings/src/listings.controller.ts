@@ -95,7 +95,7 @@ export class ListingsController {
   @MessagePattern(LISTINGS_SUBJECTS.rebuildProperties)
   async rebuild(@Payload() payload: unknown, @Ctx() context: NatsContext): Promise<{ status: 'rebuilding' }> {
     parseRpcPayload(rebuildPropertiesRequestSchema, payload ?? {});
-    await this.runtime.rebuild(requestIdOf(context));
+    this.runtime.announceRebuild(requestIdOf(context));
     return { status: 'rebuilding' };
   }
 }

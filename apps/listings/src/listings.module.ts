@@ -99,7 +99,7 @@ export class ListingsModule {
         ? {}
         : {
             isWriter: () => leadsIngestion(),
-            onDeposed: (error) => exitForRestart('listings', `another replica wrote the shared read models meanwhile (${error.message})`),
+            onRestartNeeded: (reason) => exitForRestart('listings', reason),
           }),
     });
     let runtime: ListingsRuntime | null = null;
@@ -124,7 +124,7 @@ export class ListingsModule {
     });
     const gate = new IngestionGate();
     const router = new IngestionRouter(nats, ingestion, gate);
-    runtime = new ListingsRuntime(eventStore, runner, relay, directory, ingestion, gate, router, lease);
+    runtime = new ListingsRuntime(eventStore, runner, relay, directory, ingestion, gate, router, lease, config.DOCUMENT_STORE === 'embedded', nats);
     const started = runtime;
     registerListingsMetrics(runtime);
     return {

@@ -58,7 +58,7 @@ function snapshot(i: number, site: string, price: number): Record<string, unknow
 /**
  * `snapshots` in all: 3/4 of them new adverts (one good in fifteen also on a second site), then
  * price drops of 2 % for 3/20 and again for 1/10 of the goods. `searches` searches, one per city,
- * property type and budget, each notifying matches and price drops to the receiver.
+ * property type, room count and budget, each notifying matches and price drops to the receiver.
  */
 export function scenarioInput(snapshots: number, searchCount: number, receiverUrl: (path: string) => string): ScenarioInput {
   const fresh = Math.floor((snapshots * 3) / 4);
@@ -85,6 +85,9 @@ export function scenarioInput(snapshots: number, searchCount: number, receiverUr
         propertyTypes: [type],
         includedCities: [`/cities/${city.insee}`],
         budgetMax,
+        // One room count per search: each property matches a few searches, not a tenth of them.
+        roomMin: 1 + (i % 5),
+        roomMax: 1 + (i % 5),
         notificationEnabled: true,
         endpointRecipient: receiverUrl(`/match/${i}`),
         eventEndpoint: receiverUrl(`/event/${i}`),

@@ -123,7 +123,7 @@ describe('topology: two replicas of every service on a 3-node NATS cluster, agai
       ({ arrivedAtMs, attempts }) =>
         arrivedAtMs.length !== 2 || (arrivedAtMs[0] as number) > notifierKilledAtMs || !attempts.some((attempt) => attempt.error?.startsWith('interrupted:')),
     );
-    expect(unexplained).toEqual([]);
+    expect({ notifierKilledAtMs, unexplained }).toEqual({ notifierKilledAtMs, unexplained: [] });
     process.stdout.write(`[topology ${listingsStore}] ${observed.postsByWebhookId.size} webhooks, ${observed.duplicates.length} sent twice (in flight in the killed notifier)\n`);
     // In order per property: each search heard a property's price drops in the order they happened.
     for (const [series, prices] of observed.priceEventsInArrivalOrder) expect({ series, prices }).toEqual({ series, prices: [...prices].sort((a, b) => b - a) });

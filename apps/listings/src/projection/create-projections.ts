@@ -33,7 +33,7 @@ export function createListingsProjections(deps: {
   searchIndexSnapshotFile?: string;
   /** With a store shared by replicas: whether this one writes the read models now (see `ProjectionRunner`). */
   isWriter?: () => boolean;
-  onDeposed?: ProjectionRunnerDependencies['onDeposed'];
+  onRestartNeeded?: ProjectionRunnerDependencies['onRestartNeeded'];
 }): ListingsProjections {
   const { eventStore, store, geo, publish } = deps;
   const directory = new AdvertDirectory(new PropertyMatcher());
@@ -51,7 +51,7 @@ export function createListingsProjections(deps: {
     searchIndex: new SearchIndexProjection(store, searchIndex, documentTexts, deps.searchIndexSnapshotFile ?? null),
     onOutboxWritten: (committed) => relay.kick(committed),
     ...(deps.isWriter ? { isWriter: deps.isWriter } : {}),
-    ...(deps.onDeposed ? { onDeposed: deps.onDeposed } : {}),
+    ...(deps.onRestartNeeded ? { onRestartNeeded: deps.onRestartNeeded } : {}),
   });
   return { directory, runner, relay, searchIndex, documentTexts };
 }

@@ -48,15 +48,18 @@ export interface ProjectionRunnerDependencies {
    */
   isWriter?: () => boolean;
   /**
-   * Another replica committed the read models while this one thought it was their writer (it lost
-   * the lead while stalled): its batch was refused whole, and what it holds in memory may be
-   * ahead of the store. The service restarts, to load what is stored.
+   * What this replica holds in memory no longer matches the shared store: another replica
+   * committed the read models while this one thought it was their writer (it lost the lead while
+   * stalled, and its batch was refused whole), or the writer rebuilt them (their checkpoint went
+   * back). The service restarts, to load what is stored.
    */
-  onDeposed?: (error: CommitConflictError) => void;
+  onRestartNeeded?: (reason: string) => void;
 }
 
 /** How often a follower looks whether the writer's stored checkpoint covers the next event. */
 const FOLLOW_POLL_MS = 25;
+/** Beside the checkpoints: how many times the read models were dropped, so that followers notice a rebuild. */
+const GENERATION_ID = 'read-models-generation';
 
 /**
  * Follows the event log in order and runs the three listings projections over it: advert states,
@@ -101,6 +104,8 @@ export class ProjectionRunner {
   private indexSource: string | null = null;
   /** The advert-states checkpoint the store holds, as far as this replica knows: what its next commit expects. */
   private storedCheckpoint: number | null = null;
+  /** The read models' generation this replica loaded (see `GENERATION_ID`). */
+  private generation = 0;
   private readonly isWriter: () => boolean;
 
   /** The projections in the order they run; read for every event, so built once. */
@@ -151,6 +156,7 @@ export class ProjectionRunner {
     const positions = [...this.checkpoints.values()];
     const from = positions.some((p) => p === null) ? null : Math.min(...(positions as number[]));
     this.storedCheckpoint = this.checkpoints.get(this.deps.advertStates.name) ?? null;
+    this.generation = (await this.checkpointRecords.findById(GENERATION_ID))?.position ?? 0;
     this.applied = from;
     this.committed = from;
     await this.deps.directory.load(this.deps.store.collection<AdvertFactsRecord>(ADVERT_FACTS_COLLECTION));
@@ -218,6 +224,9 @@ export class ProjectionRunner {
       for (const { _id } of await store.collection(OUTBOX_COLLECTION).find(past, { projection: { _id: 1 } })) writes.push({ collection: OUTBOX_COLLECTION.name, deleteId: _id });
     }
     for (const name of dropped) writes.push({ collection: CHECKPOINTS_COLLECTION.name, deleteId: name });
+    // Followers sharing the store notice the rebuild by this, and reload.
+    const generation = ((await this.checkpointRecords.findById(GENERATION_ID))?.position ?? 0) + 1;
+    writes.push({ collection: CHECKPOINTS_COLLECTION.name, upsert: { _id: GENERATION_ID, revision: generation, position: generation } as CheckpointRecord });
     if (outboxTo !== 'keep' && outboxTo !== null) {
       writes.push({ collection: CHECKPOINTS_COLLECTION.name, upsert: { _id: this.deps.outbox.name, revision: outboxTo, position: outboxTo } as CheckpointRecord });
     }
@@ -290,7 +299,14 @@ export class ProjectionRunner {
     for (;;) {
       if (this.isWriter() || this.stopped) return false;
       if (this.storedCheckpoint !== null && this.storedCheckpoint >= position) break;
-      const stored = (await this.checkpointRecords.findById(this.deps.advertStates.name))?.position ?? null;
+      const records = await this.checkpointRecords.find({ _id: { $in: [this.deps.advertStates.name, GENERATION_ID] } });
+      const stored = records.find((record) => record._id === this.deps.advertStates.name)?.position ?? null;
+      const generation = records.find((record) => record._id === GENERATION_ID)?.position ?? 0;
+      if (generation !== this.generation) {
+        this.stopped = true;
+        this.deps.onRestartNeeded?.(`the writer rebuilt the shared read models (generation ${this.generation} to ${generation})`);
+        return false;
+      }
       if (stored !== null && (this.storedCheckpoint === null || stored > this.storedCheckpoint)) {
         this.storedCheckpoint = stored;
         continue;
@@ -389,7 +405,7 @@ export class ProjectionRunner {
           this.logger.error(`another replica committed the read models past position ${String(error.found)} while this one wrote them: this replica stops writing and restarts`);
           this.stopped = true;
           await this.subscription?.unsubscribe().catch(() => undefined);
-          this.deps.onDeposed?.(error);
+          this.deps.onRestartNeeded?.(`another replica wrote the shared read models meanwhile (${error.message})`);
           throw error;
         }
         // The store refuses further work after a failed commit; stop here rather than skip events.

@@ -7,6 +7,8 @@ export const LISTINGS_SUBJECTS = {
   /** Crawlers inside the cluster and `POST /admin/adverts` both send batches here. */
   ingestAdverts: 'listings.cmd.ingest-adverts.v1',
   rebuildProperties: 'listings.cmd.rebuild-properties.v1',
+  /** Every listings replica hears it (no queue group): the replica asked to rebuild announces it to all. */
+  rebuildAnnounced: 'listings.control.rebuild-announced.v1',
   getProperty: 'listings.query.property.v1',
   listProperties: 'listings.query.properties.v1',
   similarProperties: 'listings.query.similar-properties.v1',

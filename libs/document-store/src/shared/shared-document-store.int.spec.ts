@@ -85,6 +85,16 @@ describe('two clients of one database (two replicas of a service)', () => {
     expect(await counters.find({ value: 7 })).toEqual([{ _id: 'kept', revision: 1, value: 7 }]);
   });
 
+  it('waits for a server that starts after the call (a service started before its store, or a store restarting)', async () => {
+    await server.stop();
+    const store = new SharedDocumentStore({ nats: clientConnection, database: 'late', timeoutMs: 5000 });
+    const counters = store.collection<Counter>(COUNTERS);
+    const written = counters.upsert({ _id: 'late', revision: 1, value: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    server = serveDocumentStores({ nats: serverConnection, dataDir });
+    expect(await written).toBe('inserted');
+  });
+
   it('is not ready while no server answers', async () => {
     const store = new SharedDocumentStore({ nats: clientConnection, database: 'nobody', timeoutMs: 300 });
     await server.stop();

@@ -5,7 +5,7 @@
  * unique indexes, so the replicas' writes meet there as they would in MongoDB.
  */
 import { randomUUID } from 'node:crypto';
-import type { NatsConnection } from 'nats';
+import { ErrorCode, NatsError, type Msg, type NatsConnection } from 'nats';
 import type {
   CollectionSpec,
   CommitOptions,
@@ -125,6 +125,22 @@ export class SharedDocumentStore implements DocumentStore {
     return declaration;
   }
 
+  /**
+   * A request; while no server listens (it starts, or restarts), asked again until the call's
+   * time is up, as a MongoDB driver waits for its server.
+   */
+  private async requestWhileServerStarts(subject: string, message: Uint8Array): Promise<Msg> {
+    const deadline = Date.now() + this.timeoutMs;
+    for (;;) {
+      try {
+        return await this.options.nats.request(subject, message, { timeout: Math.max(1, deadline - Date.now()) });
+      } catch (error) {
+        if (!(error instanceof NatsError && error.code === ErrorCode.NoResponders) || Date.now() + NO_SERVER_RETRY_MS >= deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, NO_SERVER_RETRY_MS));
+      }
+    }
+  }
+
   private async send(request: SharedStoreRequest): Promise<unknown> {
     const { nats, database } = this.options;
     const body = wire.pack(request);
@@ -140,12 +156,15 @@ export class SharedDocumentStore implements DocumentStore {
       }
       message = wire.pack({ op: 'assembled', partsId, parts: count } satisfies SharedStoreRequest);
     }
-    const response = await nats.request(sharedStoreSubject(database), message, { timeout: this.timeoutMs });
+    const response = await this.requestWhileServerStarts(sharedStoreSubject(database), message);
     const reply = wire.unpack(response.data) as SharedStoreReply;
     if ('error' in reply) throw decodeError(reply.error);
     return reply.ok;
   }
 }
+
+/** How long to wait before asking again a server that is not listening yet. */
+const NO_SERVER_RETRY_MS = 100;
 
 function sameIndex(a: CollectionSpec['indexes'][number], b: CollectionSpec['indexes'][number]): boolean {
   return JSON.stringify(a.fields) === JSON.stringify(b.fields) && a.unique === b.unique;
