@@ -3,11 +3,13 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
+import { LISTINGS_INTEGRATION_STREAM } from '@immo/contracts';
 import {
   LISTINGS_INTEGRATION_STREAM_SETTINGS,
   replicated,
   NatsRpcClient,
   exitForRestart,
+  lastPublishedOutboxId,
   openOutboxPublisher,
   ServiceKitModule,
   openDocumentStore,
@@ -96,7 +98,11 @@ export class ListingsModule {
       publish: await openOutboxPublisher(nats, replicated(LISTINGS_INTEGRATION_STREAM_SETTINGS, config.NATS_REPLICAS)),
       searchIndexSnapshotFile: join(listingsDataDir(config), 'search-index.snapshot'),
       ...(config.DOCUMENT_STORE === 'embedded'
-        ? {}
+        ? {
+            // Every replica fills an outbox of its own: the leader's announces first, and the
+            // others drop what the stream already holds rather than announce it again later.
+            alreadyPublished: async () => (leadsIngestion() ? null : lastPublishedOutboxId(nats, LISTINGS_INTEGRATION_STREAM)),
+          }
         : {
             isWriter: () => leadsIngestion(),
             onRestartNeeded: (reason) => exitForRestart('listings', reason),

@@ -34,11 +34,17 @@ export function createListingsProjections(deps: {
   /** With a store shared by replicas: whether this one writes the read models now (see `ProjectionRunner`). */
   isWriter?: () => boolean;
   onRestartNeeded?: ProjectionRunnerDependencies['onRestartNeeded'];
+  /** Replicas with outboxes of their own: how far the stream already holds them (see `OutboxCollections`). */
+  alreadyPublished?: () => Promise<string | null>;
 }): ListingsProjections {
   const { eventStore, store, geo, publish } = deps;
   const directory = new AdvertDirectory(new PropertyMatcher());
   const advertStates = new AdvertStatesProjection(store, directory);
-  const relay = new OutboxRelay(store, publish, { outbox: OUTBOX_COLLECTION, deadLetters: DEAD_LETTERS_COLLECTION });
+  const relay = new OutboxRelay(store, publish, {
+    outbox: OUTBOX_COLLECTION,
+    deadLetters: DEAD_LETTERS_COLLECTION,
+    ...(deps.alreadyPublished ? { alreadyPublished: deps.alreadyPublished } : {}),
+  });
   const searchIndex = new PropertySearchIndex();
   const documentTexts = new DocumentTextCache();
   const runner: ProjectionRunner = new ProjectionRunner({

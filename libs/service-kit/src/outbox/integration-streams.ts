@@ -1,4 +1,4 @@
-import { RetentionPolicy, StorageType, type NatsConnection, type StreamConfig } from 'nats';
+import { headers as natsHeaders, RetentionPolicy, StorageType, type NatsConnection, type StreamConfig } from 'nats';
 import { ALERT_NOTIFICATIONS_STREAM, ALERT_NOTIFICATIONS_SUBJECT, LISTINGS_INTEGRATION_STREAM, LISTINGS_INTEGRATION_SUBJECTS } from '@immo/contracts';
 import { ensureStream } from '@immo/event-store';
 import type { PublishIntegrationEvent } from './outbox-relay';
@@ -41,11 +41,32 @@ export async function ensureJetStream(nats: NatsConnection, settings: StreamSett
   await ensureStream(await nats.jetstreamManager(), settings);
 }
 
-/** Ensures the stream, and answers a publisher for an outbox relay that sends each message's id as `Nats-Msg-Id`. */
+/** The outbox record a message was published from (see `lastPublishedOutboxId`). */
+export const OUTBOX_ID_HEADER = 'Outbox-Id';
+
+/**
+ * Ensures the stream, and answers a publisher for an outbox relay that sends each message's id as
+ * `Nats-Msg-Id` and the outbox record's id as `Outbox-Id`.
+ */
 export async function openOutboxPublisher(nats: NatsConnection, settings: StreamSettings): Promise<PublishIntegrationEvent> {
   await ensureJetStream(nats, settings);
   const js = nats.jetstream({ timeout: PUBLISH_TIMEOUT_MS });
-  return async (subject, eventId, payload) => {
-    await js.publish(subject, Buffer.from(payload, 'utf8'), { msgID: eventId });
+  return async (subject, eventId, payload, outboxId) => {
+    const headers = outboxId === undefined ? undefined : natsHeaders();
+    if (headers && outboxId !== undefined) headers.set(OUTBOX_ID_HEADER, outboxId);
+    await js.publish(subject, Buffer.from(payload, 'utf8'), { msgID: eventId, ...(headers ? { headers } : {}) });
   };
+}
+
+/**
+ * The outbox id of the newest message of a stream (null when it is empty or its newest message
+ * names none): replicas that each project the same log into outboxes of their own publish the
+ * same records in the same order, so a record at or before it was published by one of them.
+ */
+export async function lastPublishedOutboxId(nats: NatsConnection, stream: string): Promise<string | null> {
+  const jsm = await nats.jetstreamManager();
+  const { state } = await jsm.streams.info(stream);
+  if (state.messages === 0) return null;
+  const last = await jsm.streams.getMessage(stream, { seq: state.last_seq });
+  return last.header?.get(OUTBOX_ID_HEADER) || null;
 }

@@ -154,7 +154,7 @@ describe('OutboxRelay', () => {
       await flush();
 
       expect(reads()).toBe(0);
-      expect(publish.mock.calls).toEqual(records.map((r) => [r.subject, r.eventId, r.payload]));
+      expect(publish.mock.calls).toEqual(records.map((r) => [r.subject, r.eventId, r.payload, r._id]));
       expect(await relay.pending()).toBe(0);
     });
 
@@ -168,7 +168,7 @@ describe('OutboxRelay', () => {
       await flush();
 
       expect(reads()).toBeGreaterThan(0);
-      expect(publish.mock.calls).toEqual(records.map((r) => [r.subject, r.eventId, r.payload]));
+      expect(publish.mock.calls).toEqual(records.map((r) => [r.subject, r.eventId, r.payload, r._id]));
     });
 
     it('when a handed-over record is not in the store, then it is not published: the store says what is committed', async () => {

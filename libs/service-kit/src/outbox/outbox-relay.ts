@@ -4,8 +4,8 @@ import { ErrorCode, NatsError } from 'nats';
 import { SerialLoop } from '@immo/runtime';
 import { eventLoopSlice } from '../scheduling/event-loop-slice';
 
-/** Publishes one JSON-encoded message under its id; resolves once the broker has stored it. */
-export type PublishIntegrationEvent = (subject: string, eventId: string, payload: string) => Promise<void>;
+/** Publishes one JSON-encoded message under its id (and its outbox record's); resolves once the broker has stored it. */
+export type PublishIntegrationEvent = (subject: string, eventId: string, payload: string, outboxId?: string) => Promise<void>;
 
 /** A message waiting in an outbox, written in the same commit as the change it announces. */
 export interface OutboxRecord extends StoredDocument {
@@ -29,6 +29,12 @@ export function outboxId(position: number, index: number): string {
 export interface OutboxCollections {
   outbox: CollectionSpec;
   deadLetters: CollectionSpec;
+  /**
+   * For replicas that each fill an outbox of their own with the same records: the id up to which
+   * records are already on the stream (published by another replica), dropped without being
+   * published again; null to publish everything. Asked before each page.
+   */
+  alreadyPublished?: () => Promise<string | null>;
 }
 
 const PAGE = 500;
@@ -87,6 +93,7 @@ export class OutboxRelay {
   private published = 0;
   private failures = 0;
   private deadLettered = 0;
+  private skipped = 0;
   /**
    * Records the writer handed over with their commit, by id, so that the relay publishes them
    * without reading back from the store what was just written there (decoding several KB each).
@@ -182,6 +189,7 @@ export class OutboxRelay {
         this.remembered.clear();
         return;
       }
+      if (await this.dropAlreadyPublished(ids)) continue;
       // Pipelined on one connection, so the broker receives them in outbox order. Encoding a
       // page (up to 500 messages of several KB) in one go held the event loop for 100 to 240 ms:
       // the loop gets its turns between messages, as other long loops of the process do.
@@ -195,7 +203,7 @@ export class OutboxRelay {
           const turn = i > 0 ? eventLoopSlice.yieldIfDue() : undefined;
           if (turn) await turn;
           page.push(record);
-          sent.push(settle(this.publish(record.subject, record.eventId, record.payload)));
+          sent.push(settle(this.publish(record.subject, record.eventId, record.payload, record._id)));
         }
       }
       const results = await Promise.all(sent);
@@ -224,6 +232,27 @@ export class OutboxRelay {
       if (failed) throw failed.reason;
       this.retryMs = RETRY_MIN_MS;
     }
+  }
+
+  /**
+   * Drops the records of the page that another replica already published (see
+   * `OutboxCollections.alreadyPublished`); true when it dropped some.
+   */
+  private async dropAlreadyPublished(ids: readonly string[]): Promise<boolean> {
+    if (!this.collections.alreadyPublished) return false;
+    const upTo = await this.collections.alreadyPublished();
+    if (upTo === null) return false;
+    const done = ids.filter((id) => id <= upTo);
+    if (done.length === 0) return false;
+    await this.store.commit(done.map((id) => ({ collection: this.collections.outbox.name, deleteId: id })));
+    for (const id of done) this.remembered.delete(id);
+    this.skipped += done.length;
+    return true;
+  }
+
+  /** Records dropped because another replica had published them. */
+  get skippedCount(): number {
+    return this.skipped;
   }
 
   /** After a failed drain: the next one after a backoff. */
