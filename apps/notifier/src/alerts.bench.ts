@@ -72,8 +72,12 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
+let calls = 0;
+
+/** One request, through the stack's gateways in turn (one, or one per replica). */
 async function api(stack: RunningStack, method: string, path: string, apiKey: string, payload?: unknown): Promise<unknown> {
-  const response = await httpRequest(method, `${stack.baseUrl}${path}`, { 'X-API-KEY': apiKey }, payload);
+  const gateway = stack.baseUrls[calls++ % stack.baseUrls.length] as string;
+  const response = await httpRequest(method, `${gateway}${path}`, { 'X-API-KEY': apiKey }, payload);
   const json = response.body.length === 0 ? null : (JSON.parse(response.body.toString('utf8')) as unknown);
   if (response.status >= 400) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(json)}`);
   return json;
@@ -89,7 +93,11 @@ async function inParallel(count: number, concurrency: number, work: (i: number) 
 }
 
 /** Runs `run` on a stack trusting a fresh local receiver's certificate. */
-async function withReceiverStack<T>(run: (stack: RunningStack, receiver: WebhookReceiver, certDir: string) => Promise<T>, env: NodeJS.ProcessEnv = {}): Promise<T> {
+async function withReceiverStack<T>(
+  run: (stack: RunningStack, receiver: WebhookReceiver, certDir: string) => Promise<T>,
+  env: NodeJS.ProcessEnv = {},
+  shape: { replicas?: number; natsNodes?: 1 | 3 } = {},
+): Promise<T> {
   const certDir = mkdtempSync(join(tmpdir(), 'alerts-bench-'));
   const receiver = await startWebhookReceiver(certDir);
   try {
@@ -98,7 +106,7 @@ async function withReceiverStack<T>(run: (stack: RunningStack, receiver: Webhook
       WEBHOOK_PRIVATE_TARGETS_ALLOWED: '127.0.0.1/32',
       MAX_SEARCHES_PER_ACCOUNT: String(SEARCHES + 100),
       ...env,
-    });
+    }, shape);
   } finally {
     await receiver.close();
     rmSync(certDir, { recursive: true, force: true });
@@ -152,98 +160,103 @@ const URL_PATTERN = /bench-alerts\.example\/annonces\/(BENCH-\d+)/;
 
 const alertsLatency: Scenario = {
   name: 'alerts-latency',
-  description: `ingestion → webhook received at a local HTTPS receiver, ${SEARCHES} saved searches, ${ADVERTS_PER_SECOND} adverts/s for ${SECONDS} s (targets p50 ≤ 250 ms, p99 ≤ 1 s)`,
-  run: () =>
-    withReceiverStack(async (stack, receiver) => {
-      const random = mulberry32(42);
-      const places = communes();
-      const account = (await api(stack, 'POST', '/admin/accounts', stack.adminApiKey, { name: 'bench alerts' })) as CreatedAccount;
-      const createStarted = performance.now();
-      await inParallel(SEARCHES, 16, async (i) => {
-        await api(stack, 'POST', '/searches', account.apiKey, searchBody(i, random, places, receiver));
-      });
-      const createMs = performance.now() - createStarted;
-
-      const sentAt = new Map<string, number>();
-      const latencies: number[] = [];
-      const seen = new Set<string>();
-      receiver.onRequest((webhook) => {
-        const reference = URL_PATTERN.exec(webhook.body)?.[1];
-        const sent = reference === undefined ? undefined : sentAt.get(reference);
-        if (sent === undefined || reference === undefined) return;
-        // The first webhook of each advert: when the fastest subscriber heard of it.
-        if (!seen.has(reference)) latencies.push(webhook.atMs - sent);
-        seen.add(reference);
-      });
-      const all: number[] = [];
-      // Where the time goes: until the matcher decided (the Match's createdAt), and from there on.
-      const untilMatched: number[] = [];
-      const afterMatched: number[] = [];
-      receiver.onRequest((webhook) => {
-        const reference = URL_PATTERN.exec(webhook.body)?.[1];
-        const sent = reference === undefined ? undefined : sentAt.get(reference);
-        if (sent === undefined) return;
-        all.push(webhook.atMs - sent);
-        const decidedAt = Date.parse((JSON.parse(webhook.body) as { createdAt: string }).createdAt);
-        untilMatched.push(decidedAt - sent);
-        afterMatched.push(webhook.atMs - decidedAt);
-      });
-
-      // Warm-up (JIT, caches), not measured.
-      let next = 0;
-      const ingestBatch = async (count: number) => {
-        const batch = Array.from({ length: count }, () => advert(next++, random, places));
-        const now = Date.now();
-        for (const snapshot of batch) sentAt.set(String(snapshot['reference']), now);
-        await api(stack, 'POST', '/admin/adverts', stack.adminApiKey, batch);
-      };
-      for (let i = 0; i < 10; i++) await ingestBatch(20);
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-      for (const samples of [latencies, all, untilMatched, afterMatched]) samples.length = 0;
-
-      const tick = 100;
-      const perTick = Math.max(1, Math.round((ADVERTS_PER_SECOND * tick) / 1000));
-      const ticks = Math.round((SECONDS * 1000) / tick);
-      const started = performance.now();
-      const inFlight: Promise<void>[] = [];
-      for (let t = 0; t < ticks; t++) {
-        const due = started + t * tick;
-        const wait = due - performance.now();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-        inFlight.push(ingestBatch(perTick));
-      }
-      await Promise.all(inFlight);
-      const ingestMs = performance.now() - started;
-      // Stragglers: what arrives within 10 s of the last ingestion counts.
-      await new Promise((resolve) => setTimeout(resolve, 10_000));
-
-      const sorted = [...latencies].sort((a, b) => a - b);
-      const sortedAll = [...all].sort((a, b) => a - b);
-      const stage = (label: string, samples: number[]): Measurement => {
-        const ordered = [...samples].sort((a, b) => a - b);
-        return { label, samplesMs: samples, wallMs: ingestMs, operations: samples.length, notes: `p50 ${percentile(ordered, 50).toFixed(0)} ms, p99 ${percentile(ordered, 99).toFixed(0)} ms` };
-      };
-      const measured: Measurement[] = [
-        {
-          label: `first webhook per advert, ${SEARCHES} searches`,
-          samplesMs: latencies,
-          wallMs: ingestMs,
-          operations: latencies.length,
-          notes: `p50 ${percentile(sorted, 50).toFixed(0)} ms, p99 ${percentile(sorted, 99).toFixed(0)} ms (targets 250 ms / 1 s); ${ticks * perTick} adverts in ${(ingestMs / 1000).toFixed(1)} s; searches created in ${(createMs / 1000).toFixed(1)} s`,
-        },
-        {
-          label: 'every webhook',
-          samplesMs: all,
-          wallMs: ingestMs,
-          operations: all.length,
-          notes: `p50 ${percentile(sortedAll, 50).toFixed(0)} ms, p99 ${percentile(sortedAll, 99).toFixed(0)} ms over ${all.length} webhooks`,
-        },
-        stage('ingestion → matched (listings, matcher)', untilMatched),
-        stage('matched → received (outbox, notifier, HTTPS)', afterMatched),
-      ];
-      return measured;
-    }),
+  description: `ingestion → webhook received at a local HTTPS receiver, ${SEARCHES} saved searches, ${ADVERTS_PER_SECOND} adverts/s for ${SECONDS} s (targets p50 ≤ 250 ms, p99 ≤ 1 s), on one replica of each service and on two replicas of each on a 3-node NATS cluster`,
+  run: async () => [
+    ...(await withReceiverStack((stack, receiver) => measureAlerts(stack, receiver, '1 replica'))),
+    ...(await withReceiverStack((stack, receiver) => measureAlerts(stack, receiver, '2 replicas, 3 NATS nodes'), {}, { replicas: 2, natsNodes: 3 })),
+  ],
 };
+
+/** The scenario on one stack; `shape` prefixes its rows. */
+async function measureAlerts(stack: RunningStack, receiver: WebhookReceiver, shape: string): Promise<Measurement[]> {
+  const random = mulberry32(42);
+  const places = communes();
+  const account = (await api(stack, 'POST', '/admin/accounts', stack.adminApiKey, { name: 'bench alerts' })) as CreatedAccount;
+  const createStarted = performance.now();
+  await inParallel(SEARCHES, 16, async (i) => {
+    await api(stack, 'POST', '/searches', account.apiKey, searchBody(i, random, places, receiver));
+  });
+  const createMs = performance.now() - createStarted;
+
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  const seen = new Set<string>();
+  receiver.onRequest((webhook) => {
+    const reference = URL_PATTERN.exec(webhook.body)?.[1];
+    const sent = reference === undefined ? undefined : sentAt.get(reference);
+    if (sent === undefined || reference === undefined) return;
+    // The first webhook of each advert: when the fastest subscriber heard of it.
+    if (!seen.has(reference)) latencies.push(webhook.atMs - sent);
+    seen.add(reference);
+  });
+  const all: number[] = [];
+  // Where the time goes: until the matcher decided (the Match's createdAt), and from there on.
+  const untilMatched: number[] = [];
+  const afterMatched: number[] = [];
+  receiver.onRequest((webhook) => {
+    const reference = URL_PATTERN.exec(webhook.body)?.[1];
+    const sent = reference === undefined ? undefined : sentAt.get(reference);
+    if (sent === undefined) return;
+    all.push(webhook.atMs - sent);
+    const decidedAt = Date.parse((JSON.parse(webhook.body) as { createdAt: string }).createdAt);
+    untilMatched.push(decidedAt - sent);
+    afterMatched.push(webhook.atMs - decidedAt);
+  });
+
+  // Warm-up (JIT, caches), not measured.
+  let next = 0;
+  const ingestBatch = async (count: number) => {
+    const batch = Array.from({ length: count }, () => advert(next++, random, places));
+    const now = Date.now();
+    for (const snapshot of batch) sentAt.set(String(snapshot['reference']), now);
+    await api(stack, 'POST', '/admin/adverts', stack.adminApiKey, batch);
+  };
+  for (let i = 0; i < 10; i++) await ingestBatch(20);
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  for (const samples of [latencies, all, untilMatched, afterMatched]) samples.length = 0;
+
+  const tick = 100;
+  const perTick = Math.max(1, Math.round((ADVERTS_PER_SECOND * tick) / 1000));
+  const ticks = Math.round((SECONDS * 1000) / tick);
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let t = 0; t < ticks; t++) {
+    const due = started + t * tick;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    inFlight.push(ingestBatch(perTick));
+  }
+  await Promise.all(inFlight);
+  const ingestMs = performance.now() - started;
+  // Stragglers: what arrives within 10 s of the last ingestion counts.
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
+
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const sortedAll = [...all].sort((a, b) => a - b);
+  const stage = (label: string, samples: number[]): Measurement => {
+    const ordered = [...samples].sort((a, b) => a - b);
+    return { label, samplesMs: samples, wallMs: ingestMs, operations: samples.length, notes: `p50 ${percentile(ordered, 50).toFixed(0)} ms, p99 ${percentile(ordered, 99).toFixed(0)} ms` };
+  };
+  const measured: Measurement[] = [
+    {
+      label: `first webhook per advert, ${SEARCHES} searches`,
+      samplesMs: latencies,
+      wallMs: ingestMs,
+      operations: latencies.length,
+      notes: `p50 ${percentile(sorted, 50).toFixed(0)} ms, p99 ${percentile(sorted, 99).toFixed(0)} ms (targets 250 ms / 1 s); ${ticks * perTick} adverts in ${(ingestMs / 1000).toFixed(1)} s; searches created in ${(createMs / 1000).toFixed(1)} s`,
+    },
+    {
+      label: 'every webhook',
+      samplesMs: all,
+      wallMs: ingestMs,
+      operations: all.length,
+      notes: `p50 ${percentile(sortedAll, 50).toFixed(0)} ms, p99 ${percentile(sortedAll, 99).toFixed(0)} ms over ${all.length} webhooks`,
+    },
+    stage('ingestion → matched (listings, matcher)', untilMatched),
+    stage('matched → received (outbox, notifier, HTTPS)', afterMatched),
+  ];
+  return measured.map((measurement) => ({ ...measurement, label: `${shape}: ${measurement.label}` }));
+}
 
 const webhookThroughput: Scenario = {
   name: 'webhook-throughput',

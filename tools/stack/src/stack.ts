@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { connect as tcpConnect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { newApiKey } from '@immo/contracts';
-import { findNatsServer, freePort, freePortRange, jetStreamReady } from '@immo/testing';
+import { findNatsServer, freePortRange, jetStreamReady } from '@immo/testing';
 
 /**
  * Node flags per app. Listings holds the grouping index, skeletons and caches of 200,000 properties
@@ -381,19 +381,33 @@ export function replicaLabel(name: string, replica: number): string {
   return replica === 1 ? name : `${name}-${replica}`;
 }
 
-/** Runs `run` against a stack on free ports with a throw-away data directory (benchmarks). */
-export async function withTemporaryStack<T>(root: string, run: (stack: RunningStack) => Promise<T>, env: NodeJS.ProcessEnv = {}): Promise<T> {
+/**
+ * Runs `run` against a stack on free ports with a throw-away data directory (benchmarks), of one
+ * replica of each service on one nats-server unless `shape` says otherwise.
+ */
+export async function withTemporaryStack<T>(
+  root: string,
+  run: (stack: RunningStack) => Promise<T>,
+  env: NodeJS.ProcessEnv = {},
+  shape: { replicas?: number; natsNodes?: 1 | 3 } = {},
+): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'stack-'));
+  const replicas = shape.replicas ?? 1;
+  const natsNodes = shape.natsNodes ?? 1;
   const stack = await startStack({
     root,
     dataDir,
-    port: await freePort(),
-    natsPort: await freePort(),
+    port: await freePortRange(replicas),
+    natsPort: await freePortRange(natsNodes),
+    natsRoutePortBase: await freePortRange(natsNodes),
     // Probes and metrics, as in production: a benchmark reads a service's own figures there.
-    healthPortBase: await freePortRange(SERVICE_NAMES.length),
+    healthPortBase: await freePortRange(SERVICE_NAMES.length * replicas),
     output: { logDir: join(dataDir, 'logs') },
     // Load generators call far above a client's limit, with one key.
     env: { RATE_LIMIT_REQUESTS: '0', ...env },
+    replicas,
+    natsNodes,
+    readyTimeoutMs: 120_000,
   });
   let failed = false;
   try {
