@@ -1,7 +1,10 @@
 /**
  * `npm run chaos`: the whole stack on loopback under bounded load — ingestion, property queries
  * and saved searches — with webhook receivers that are slow, fail half the time or never answer,
- * while the notifier and then nats-server are killed (SIGKILL) and restarted. It then waits for
+ * while the notifier and then nats-server are killed (SIGKILL) and restarted. With `REPLICAS=2`
+ * (and `NATS_NODES=3`), as `npm start` takes them, it runs that shape instead, sends requests
+ * through every gateway in turn, and kills one replica of each service (and one NATS node). It
+ * then waits for
  * the pipeline to settle and checks that nothing acknowledged was lost:
  * - every snapshot ingestion accepted is in a property;
  * - every saved search whose creation answered 201 exists;
@@ -14,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CreatedAccount, DeliveryView, IngestAdvertsReply, PropertyDocument, SearchRecord } from '@immo/contracts';
 import { startStack, type RunningStack } from '@immo/stack';
-import { freePort, httpRequest, startWebhookReceiver, type WebhookReceiver } from '@immo/testing';
+import { freePortRange, httpRequest, startWebhookReceiver, type WebhookReceiver } from '@immo/testing';
 
 const ROOT = resolve(__dirname, '..', '..', '..', '..');
 const LOAD_SECONDS = Number(process.env['CHAOS_SECONDS'] ?? 60);
@@ -45,9 +48,12 @@ class Tally {
   }
 }
 
+let calls = 0;
+
 async function call(stack: RunningStack, tally: Tally, label: string, method: string, path: string, key: string, body?: unknown): Promise<{ status: number; json: unknown }> {
   try {
-    const response = await httpRequest(method, `${stack.baseUrl}${path}`, { 'X-API-KEY': key }, body);
+    const gateway = stack.baseUrls[calls++ % stack.baseUrls.length] as string;
+    const response = await httpRequest(method, `${gateway}${path}`, { 'X-API-KEY': key }, body);
     tally.count(label, response.status);
     return { status: response.status, json: response.body.length > 0 ? (JSON.parse(response.body.toString('utf8')) as unknown) : null };
   } catch {
@@ -104,11 +110,16 @@ async function main(): Promise<void> {
   receivers.get('/flaky/')?.answer('/', () => (++flaky % 2 === 0 ? 500 : 200));
   receivers.get('/hang/')?.answer('/', 'hang');
   const received = () => [...receivers.values()].flatMap((r) => r.received);
+  const replicas = Number(process.env['REPLICAS'] ?? 1);
+  const natsNodes = process.env['NATS_NODES'] === '3' ? 3 : 1;
   const stack = await startStack({
     root: ROOT,
     dataDir,
-    port: await freePort(),
-    natsPort: await freePort(),
+    port: await freePortRange(replicas),
+    natsPort: await freePortRange(natsNodes),
+    natsRoutePortBase: await freePortRange(natsNodes),
+    replicas,
+    natsNodes,
     healthPortBase: 0,
     output: { logDir: join(dataDir, 'logs') },
     readyTimeoutMs: 120_000,
@@ -164,18 +175,21 @@ async function main(): Promise<void> {
     const chaos = (async () => {
       const at = async (seconds: number) => new Promise((r) => setTimeout(r, Math.max(0, started + seconds * 1000 - Date.now())));
       const fraction = LOAD_SECONDS / 60;
+      // One replica: the notifier, then the nats-server. Replicas: the last of each service, then the last NATS node.
+      const victims = replicas === 1 ? ['notifier'] : (['listings', 'searches', 'notifier', 'geo', 'gateway'] as const).map((name) => stack.replicasOf(name).at(-1) as string);
+      const broker = stack.replicasOf('nats-server').at(-1) as string;
       await at(15 * fraction);
-      process.stdout.write('chaos: kill -9 notifier\n');
-      await stack.killApp('notifier');
+      process.stdout.write(`chaos: kill -9 ${victims.join(', ')}\n`);
+      for (const victim of victims) await stack.killApp(victim);
       await at(18 * fraction);
-      await stack.restartApp('notifier');
-      process.stdout.write('chaos: notifier restarted\n');
+      for (const victim of victims) await stack.restartApp(victim);
+      process.stdout.write(`chaos: ${victims.join(', ')} restarted\n`);
       await at(35 * fraction);
-      process.stdout.write('chaos: kill -9 nats-server\n');
-      await stack.killApp('nats-server');
+      process.stdout.write(`chaos: kill -9 ${broker}\n`);
+      await stack.killApp(broker);
       await at(38 * fraction);
-      await stack.restartApp('nats-server');
-      process.stdout.write('chaos: nats-server restarted\n');
+      await stack.restartApp(broker);
+      process.stdout.write(`chaos: ${broker} restarted\n`);
     })();
     await chaos;
     await new Promise((r) => setTimeout(r, Math.max(0, started + LOAD_SECONDS * 1000 - Date.now())));

@@ -162,8 +162,10 @@ function podOf(app: string, objects: Manifest[]): Pod {
     }
   }
   for (const variable of container.env ?? []) {
-    if (variable.valueFrom) throw new Error(`${app}: ${variable.name} from valueFrom is not checked`);
-    add(variable.name, variable.value ?? '', 'env');
+    // The pod's own name (the downward API) is the one value from elsewhere: a pod name stands in for it.
+    const podName = (variable.valueFrom as { fieldRef?: { fieldPath?: string } } | undefined)?.fieldRef?.fieldPath === 'metadata.name';
+    if (variable.valueFrom && !podName) throw new Error(`${app}: ${variable.name} from valueFrom is not checked`);
+    add(variable.name, podName ? `${app}-5d8f7c9b6d-x2k4q` : (variable.value ?? ''), 'env');
   }
   const parsed = APP_CONFIGS[app]!.schema.safeParse(Object.fromEntries([...env].map(([name, { value }]) => [name, value])));
   return {
