@@ -95,6 +95,10 @@ export interface RunningStack {
   killApp(name: string): Promise<void>;
   /** Starts a stopped or killed process again with the same settings; resolves once it runs. */
   restartApp(name: string): Promise<void>;
+  /** Freezes a process (SIGSTOP), as a long pause or a host that stops scheduling it would. */
+  pauseApp(name: string): void;
+  /** Lets a paused process go on (SIGCONT). */
+  resumeApp(name: string): void;
   /** How an app's last run ended: its exit code, or the signal that killed it; null while it runs. */
   exitStatus(name: string): { code: number | null; signal: string | null } | null;
   /** Starts one more instance of a service (a replica) under `label`, with extra settings. */
@@ -349,6 +353,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGKILL');
         await exited;
+      },
+      pauseApp(name) {
+        children.get(name)?.kill('SIGSTOP');
+      },
+      resumeApp(name) {
+        children.get(name)?.kill('SIGCONT');
       },
       async restartApp(name) {
         const settings = launchSettings.get(name);

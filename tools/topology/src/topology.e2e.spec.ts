@@ -6,12 +6,14 @@
  * cannot be installed here); listings replicas run in both shapes, each with its own embedded
  * store, and sharing one store. 100 saved searches with webhooks to a local HTTPS receiver, 2,000
  * snapshots through both gateways; half-way, kill -9 of one replica of each service and of one
- * NATS node, restarted 3 s later as a supervisor would. What a user sees must equal a reference
+ * NATS node, restarted 3 s later as a supervisor would (with listings on stores of their own, the
+ * ingestion leader is frozen with SIGSTOP for 13 s instead, past its 10 s lease, and resumed). What a user sees must equal a reference
  * run of the same input on one replica of each service and one nats-server.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'nats';
 import { ROOT, startStack, type RunningStack } from '@immo/stack';
 import { freePortRange, startWebhookReceiver, type WebhookReceiver } from '@immo/testing';
 import { scenarioInput } from './scenario-input';
@@ -19,9 +21,27 @@ import { runTopologyScenario, type RunObservations } from './topology-run';
 
 const SNAPSHOTS = 2000;
 const SEARCHES = 100;
-const KILLED = ['listings', 'geo-2', 'searches-2', 'notifier-2', 'gateway-2', 'nats-server-3'];
+const KILLED = ['geo-2', 'searches-2', 'notifier-2', 'gateway-2', 'nats-server-3'];
+/** Past the ingestion lease's 10 s: the other listings replica takes the lead meanwhile. */
+const LEADER_PAUSE_MS = 13_000;
 
 jest.setTimeout(420_000);
+
+/** The listings replica holding the ingestion lease, by the identity each keeps in its data directory. */
+async function ingestionLeader(stack: RunningStack): Promise<string> {
+  const nats = await connect({ servers: stack.natsUrl.split(',') });
+  try {
+    const entry = await (await nats.jetstream().views.kv('listings_leases')).get('ingestion');
+    const holder = entry === null ? null : (entry.json<{ holder: string }>().holder);
+    for (const label of stack.replicasOf('listings')) {
+      const dir = label === 'listings' ? stack.dataDir : join(stack.dataDir, 'replicas', label);
+      if (readFileSync(join(dir, 'listings', 'instance-id'), 'utf8').trim() === holder) return label;
+    }
+    throw new Error(`no listings replica holds the ingestion lease (holder ${String(holder)})`);
+  } finally {
+    await nats.close();
+  }
+}
 
 describe('topology: two replicas of every service on a 3-node NATS cluster, against one replica on one node', () => {
   const certDir = mkdtempSync(join(tmpdir(), 'topology-cert-'));
@@ -74,12 +94,22 @@ describe('topology: two replicas of every service on a 3-node NATS cluster, agai
         log: (line) => process.stdout.write(`[topology ${shape.replicas}×, ${shape.listingsStore ?? 'private'}] ${line}\n`),
         midRun: chaos
           ? async () => {
-              for (const name of KILLED) {
+              // The listings replica that leads ingestion is frozen past its lease with batches
+              // under way, then resumed, when listings replicas keep stores of their own; it is
+              // killed when they share one.
+              const listingsLeader = await ingestionLeader(running);
+              if (shape.listingsStore === 'private') running.pauseApp(listingsLeader);
+              const victims = shape.listingsStore === 'private' ? KILLED : [listingsLeader, ...KILLED];
+              for (const name of victims) {
                 await running.killApp(name);
                 killedAtMs.set(name, Date.now());
               }
               await new Promise((resolve) => setTimeout(resolve, 3000));
-              for (const name of KILLED) await running.restartApp(name);
+              for (const name of victims) await running.restartApp(name);
+              if (shape.listingsStore === 'private') {
+                // Ingestion goes on through the other replica meanwhile; then the frozen one wakes up.
+                setTimeout(() => running.resumeApp(listingsLeader), LEADER_PAUSE_MS - 3000).unref();
+              }
             }
           : undefined,
       });
