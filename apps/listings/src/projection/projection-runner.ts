@@ -409,10 +409,12 @@ export class ProjectionRunner {
           throw error;
         }
         // The store refuses further work after a failed commit; stop here rather than skip events.
+        // A shared store has no such state: the service restarts and goes on from what is stored.
         this.failure = error;
         this.logger.error(`commit failed at position ${position ?? 'none'}: ${String(error)}; the projection stopped`);
         this.stopped = true;
         await this.subscription?.unsubscribe().catch(() => undefined);
+        this.deps.onRestartNeeded?.(`a commit of the read models failed at position ${position ?? 'none'} (${String(error)})`);
         throw error;
       }
       next.previousCommitted();

@@ -321,6 +321,37 @@ describe('DeliveryDispatcher', () => {
     });
   });
 
+  describe('given two deliveries about one property to one endpoint', () => {
+    it('when the first is slow, then the second waits for it: the receiver hears them in the order they were decided', async () => {
+      const first = deferred<PostOutcome>();
+      post.mockImplementationOnce(() => first.promise);
+      const older = await recordAndEnqueue(aNotification({ kind: 'ad.update.price', endpoint: EVENT_ENDPOINT, payload: '{"price":300000}' }));
+      await eventually(() => post.mock.calls.length, (calls) => calls === 1);
+      const newer = await recordAndEnqueue(aNotification({ kind: 'ad.update.price', endpoint: EVENT_ENDPOINT, payload: '{"price":290000}' }));
+      // Past two scans: still only the first was sent.
+      await pause(SCAN_MS * 2.5);
+      expect(post.mock.calls.map((call) => call[1])).toEqual(['{"price":300000}']);
+
+      first.resolve(answered(200));
+      await eventually(() => stored(older._id), (d) => d.status === 'delivered');
+      // Its wait (a quarter of a second) is over.
+      nowMs += 1000;
+      await eventually(() => stored(newer._id), (d) => d.status === 'delivered', SCAN_MS * 6);
+      expect(post.mock.calls.map((call) => call[1])).toEqual(['{"price":300000}', '{"price":290000}']);
+      expect((await stored(older._id)).status).toBe('delivered');
+    });
+
+    it('when the first waits for a retry, then the second is not sent before that retry', async () => {
+      post.mockImplementationOnce(async () => answered(500));
+      const older = await recordAndEnqueue(aNotification({ kind: 'ad.update.price', endpoint: EVENT_ENDPOINT, payload: '{"price":300000}' }));
+      await eventually(() => stored(older._id), (d) => d.attempts.length === 1);
+      const newer = await recordAndEnqueue(aNotification({ kind: 'ad.update.price', endpoint: EVENT_ENDPOINT, payload: '{"price":290000}' }));
+      const deferredTo = await eventually(() => stored(newer._id), (d) => (d.nextAttemptAtMs ?? 0) > nowMs + 1000);
+      expect(deferredTo.nextAttemptAtMs).toBeGreaterThanOrEqual((await stored(older._id)).nextAttemptAtMs as number);
+      expect(post).toHaveBeenCalledTimes(1);
+    });
+  });
+
   describe('given a second replica sharing the ledger', () => {
     let otherPost: jest.Mock<Promise<PostOutcome>, [string, string, Record<string, string>]>;
     let other: DeliveryDispatcher;

@@ -14,6 +14,10 @@
  * attempt in the history as interrupted (the receiver may have had it) before making its own.
  * Should a holder outlive its claim (a stalled process), its attempt still takes its place in the
  * delivery's history when it ends.
+ *
+ * Deliveries about one property to one endpoint go in the order they were decided: one waits
+ * while an earlier one is still pending (under way, or waiting for its retry), so a receiver never
+ * hears of a second price drop before the first, whatever the retries and the replicas.
  */
 import { Logger } from '@nestjs/common';
 import type { DeliveryAttempt } from '@immo/contracts';
@@ -44,6 +48,8 @@ const SCAN_LIMIT = 2000;
 const BREAKER_DEFER_MS = 5_000;
 /** The searches service could not say whether the search still wants it: try again soon. */
 const UNKNOWN_STATE_DEFER_MS = 2_000;
+/** An earlier delivery about the same property to the same endpoint is under way: look again this soon. */
+const BEHIND_EARLIER_DEFER_MS = 250;
 
 export interface DispatcherHooks {
   /** A receiver answered 410 Gone. */
@@ -146,6 +152,13 @@ export class DeliveryDispatcher {
   private async attempt(id: string, host: string): Promise<void> {
     const found = await this.deliveries.findById(id);
     if (found === null || found.endpoint === null || found.status !== 'pending' || (found.nextAttemptAtMs ?? 0) > this.now()) return;
+    const earlier = await this.earlierPending(found);
+    if (earlier !== null) {
+      // Under way: looked at again shortly. Waiting for a retry: not before that retry.
+      const waitUntil = earlier.attemptStartedAt ? this.now() + BEHIND_EARLIER_DEFER_MS : Math.max(this.now() + BEHIND_EARLIER_DEFER_MS, earlier.nextAttemptAtMs ?? 0);
+      await this.deliveries.upsert({ ...found, revision: found.revision + 1, nextAttemptAtMs: waitUntil });
+      return;
+    }
     const startedAt = new Date(this.now()).toISOString();
     // A previous holder's attempt that never got its outcome recorded is listed as interrupted.
     const attempts = found.attemptStartedAt ? [...found.attempts, interruptedAttempt(found.attemptStartedAt)] : found.attempts;
@@ -211,6 +224,15 @@ export class DeliveryDispatcher {
         await this.save({ ...next, status: 'failed', nextAttemptAtMs: null, failure: decision.reason }, attempt);
         return;
     }
+  }
+
+  /** The earliest delivery decided before this one about the same property to the same endpoint, still pending. */
+  private async earlierPending(doc: DeliveryDoc): Promise<DeliveryDoc | null> {
+    const [earlier] = await this.deliveries.find(
+      { propertyId: doc.propertyId, searchId: doc.searchId, endpoint: doc.endpoint, status: 'pending', streamSeq: { $lt: doc.streamSeq } },
+      { sort: { streamSeq: 1 }, limit: 1 },
+    );
+    return earlier ?? null;
   }
 
   /**

@@ -53,6 +53,7 @@ export const DELIVERIES_COLLECTION: CollectionSpec = {
     { fields: { searchId: 1, createdAt: -1 }, serves: "a search's deliveries, newest first" },
     { fields: { searchId: 1, streamSeq: 1 }, serves: "a search's notifications after a given one (live stream resume)" },
     { fields: { status: 1, nextAttemptAtMs: 1 }, serves: 'pending deliveries that are due' },
+    { fields: { propertyId: 1, searchId: 1 }, serves: "a search's earlier deliveries about a property still pending (order per property)" },
   ],
 };
 

@@ -64,7 +64,8 @@ describe('DeliveryDispatcher with a hanging endpoint and a healthy one (real HTT
       accountId: ACCOUNT_ID,
       kind,
       endpoint,
-      propertyId: SEARCH_ID,
+      // One property each: deliveries about one property to one endpoint go one after another.
+      propertyId: `6a1f0c2e-0000-4000-8002-${String(i).padStart(12, '0')}`,
       matchId: SEARCH_ID,
       payload: JSON.stringify({ i }),
       createdAt: new Date().toISOString(),

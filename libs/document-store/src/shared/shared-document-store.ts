@@ -126,17 +126,23 @@ export class SharedDocumentStore implements DocumentStore {
   }
 
   /**
-   * A request; while no server listens (it starts, or restarts), asked again until the call's
-   * time is up, as a MongoDB driver waits for its server.
+   * A request. While no server listens (it starts, or restarts), it is asked again until the
+   * call's time is up, as a MongoDB driver waits for its server. A reading request whose answer
+   * does not come within `READ_ATTEMPT_MS` is asked again too: a NATS node lost with the request
+   * or its answer on it loses them, and reading twice changes nothing. A write is asked once: its
+   * answer may be the one lost after it was applied, and only its caller can tell what to do.
    */
-  private async requestWhileServerStarts(subject: string, message: Uint8Array): Promise<Msg> {
-    const deadline = Date.now() + this.timeoutMs;
+  private async requestWhileServerStarts(subject: string, message: Uint8Array, reads: boolean): Promise<Msg> {
+    const deadline = Date.now() + (reads ? this.timeoutMs : Math.min(this.timeoutMs, WRITE_TIMEOUT_MS));
     for (;;) {
+      const left = Math.max(1, deadline - Date.now());
       try {
-        return await this.options.nats.request(subject, message, { timeout: Math.max(1, deadline - Date.now()) });
+        return await this.options.nats.request(subject, message, { timeout: reads ? Math.min(left, READ_ATTEMPT_MS) : left });
       } catch (error) {
-        if (!(error instanceof NatsError && error.code === ErrorCode.NoResponders) || Date.now() + NO_SERVER_RETRY_MS >= deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, NO_SERVER_RETRY_MS));
+        const noServer = error instanceof NatsError && error.code === ErrorCode.NoResponders;
+        const lost = reads && error instanceof NatsError && error.code === ErrorCode.Timeout;
+        if (!(noServer || lost) || Date.now() + NO_SERVER_RETRY_MS >= deadline) throw error;
+        if (noServer) await new Promise((resolve) => setTimeout(resolve, NO_SERVER_RETRY_MS));
       }
     }
   }
@@ -156,7 +162,7 @@ export class SharedDocumentStore implements DocumentStore {
       }
       message = wire.pack({ op: 'assembled', partsId, parts: count } satisfies SharedStoreRequest);
     }
-    const response = await this.requestWhileServerStarts(sharedStoreSubject(database), message);
+    const response = await this.requestWhileServerStarts(sharedStoreSubject(database), message, READS.has(request.op));
     const reply = wire.unpack(response.data) as SharedStoreReply;
     if ('error' in reply) throw decodeError(reply.error);
     return reply.ok;
@@ -165,6 +171,12 @@ export class SharedDocumentStore implements DocumentStore {
 
 /** How long to wait before asking again a server that is not listening yet. */
 const NO_SERVER_RETRY_MS = 100;
+/** A reading request unanswered for this long is asked again (its request or answer was lost with a NATS node). */
+const READ_ATTEMPT_MS = 2_000;
+/** A write unanswered for this long fails (it may or may not have been applied). */
+const WRITE_TIMEOUT_MS = 10_000;
+/** The requests that change nothing, which may be asked again. */
+const READS = new Set<SharedStoreRequest['op']>(['declare', 'find', 'findById', 'count', 'aggregate', 'scanPage', 'flush', 'ping']);
 
 function sameIndex(a: CollectionSpec['indexes'][number], b: CollectionSpec['indexes'][number]): boolean {
   return JSON.stringify(a.fields) === JSON.stringify(b.fields) && a.unique === b.unique;
