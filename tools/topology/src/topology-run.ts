@@ -133,15 +133,14 @@ export async function runTopologyScenario(options: RunOptions): Promise<RunObser
     }
   }
 
+  // A listings replica that was frozen or killed catches up with the log in a few seconds: what
+  // follows is read once every replica answers alike (a replica that never does fails below).
+  const convergedAfterMs = await untilListingsReplicasAgree(stack, key);
+  log(`listings replicas agreed ${convergedAfterMs} ms after the alerts settled`);
   const properties = await allPages<PropertyDocument>(stack, key, '/documents/properties?includedSites[]=topo&includedSites[]=topo-bis&order[createdAt]=asc', 30);
   const groupings = properties.map((property) => property.adverts.map((advert) => advert.url).sort().join(' ')).sort();
 
-  const queryAnswers = new Set<string>();
-  for (let i = 0; i < 30; i++) {
-    const answer = await call(stack, i, 'GET', '/documents/properties?includedSites[]=topo&transactionType=0&propertyTypes[]=1&order[price]=asc&itemsPerPage=20', key);
-    const page = answer.json as { 'hydra:totalItems': number; 'hydra:member': PropertyDocument[] };
-    queryAnswers.add(answer.status === 200 ? `${page['hydra:totalItems']}: ${page['hydra:member'].map((property) => property.uuid).join(',')}` : `status ${answer.status}`);
-  }
+  const queryAnswers = await askedAgain(stack, key, 30);
 
   const deliveries = new Map<string, DeliveryView>();
   for (const searchId of searchIds.keys()) {
@@ -156,6 +155,26 @@ export async function runTopologyScenario(options: RunOptions): Promise<RunObser
       attempts: deliveries.get(id)?.attempts ?? [],
     }));
   return { notifications, postsByWebhookId, priceEventsInArrivalOrder, groupings, queryAnswers, missingFromDeliveryLog, searchIds, duplicates };
+}
+
+const PROBE = '/documents/properties?includedSites[]=topo&transactionType=0&propertyTypes[]=1&order[price]=asc&itemsPerPage=20';
+
+/** The distinct answers (total and page) to one query asked `times` times, through every gateway in turn. */
+async function askedAgain(stack: RunningStack, key: string, times: number): Promise<Set<string>> {
+  const answers = new Set<string>();
+  for (let i = 0; i < times; i++) {
+    const answer = await call(stack, i, 'GET', PROBE, key);
+    const page = answer.json as { 'hydra:totalItems': number; 'hydra:member': PropertyDocument[] };
+    answers.add(answer.status === 200 ? `${page['hydra:totalItems']}: ${page['hydra:member'].map((property) => property.uuid).join(',')}` : `status ${answer.status}`);
+  }
+  return answers;
+}
+
+/** How long until ten askings of the probe query give one answer (at most a minute). */
+async function untilListingsReplicasAgree(stack: RunningStack, key: string): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < 60_000 && (await askedAgain(stack, key, 10)).size > 1) await pause(1000);
+  return Date.now() - started;
 }
 
 /**
