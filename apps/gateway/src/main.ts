@@ -5,6 +5,7 @@ import { Logger } from '@nestjs/common';
 import { configureLogging, connectNats, gatewayConfigSchema, HelperThreadPriority, installGracefulShutdown, loadConfig, runMain } from '@immo/service-kit';
 import { endLiveStreams } from './alerts/live-stream';
 import { GatewayModule } from './app.module';
+import { installBodyDepthLimit } from './http/body-depth';
 import { gatewayFastifyOptions } from './http/http-server-options';
 import { installRequestTelemetry } from './telemetry/request-telemetry';
 
@@ -15,6 +16,7 @@ runMain('gateway', async () => {
   const nats = await connectNats(config.NATS_URL, { name: 'gateway', timeoutMs: config.NATS_CONNECT_TIMEOUT_MS });
   const adapter = new FastifyAdapter(gatewayFastifyOptions(config));
   installRequestTelemetry(adapter.getInstance());
+  installBodyDepthLimit(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(config, nats), adapter, {
     logger,
   });

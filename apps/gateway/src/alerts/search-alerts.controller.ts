@@ -18,7 +18,7 @@ import { hydraCollection } from '../http/hydra-collection';
 import { ProblemException } from '../http/problem';
 import type { ParsedQuery } from '../http/query-string';
 import { ServiceClient } from '../rpc/service-client';
-import { IGNORED_PARAMETERS_HEADER } from '../listings/property-pages';
+import { nameIgnoredParameters } from '../http/ignored-parameters';
 import { callerOf, uuidParameter } from '../searches/search-route-params';
 import { LiveStream } from './live-stream';
 import { pagingOf } from './paging';
@@ -42,7 +42,7 @@ export class SearchAlertsController {
   async matches(@Req() request: AuthenticatedRequest, @Param('id') id: string, @BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply) {
     const searchId = uuidParameter(id);
     const { page, ignored } = pagingOf(query, { itemsPerPage: false });
-    if (ignored.length > 0) void reply.header(IGNORED_PARAMETERS_HEADER, ignored.join(', '));
+    nameIgnoredParameters(reply, ignored);
     const found = await this.services.request<MatchesPage>(SEARCHES_SUBJECTS.listMatches, { caller: callerOf(request), id: searchId, page });
     const documents = await Promise.all(found.items.map((match) => this.propertyDocument(match.propertyId)));
     const members = found.items.map(({ propertyId: _propertyId, ...match }, index) => ({ ...match, propertyDocument: documents[index] ?? null }));
@@ -62,7 +62,7 @@ export class SearchAlertsController {
   async deliveries(@Req() request: AuthenticatedRequest, @Param('id') id: string, @BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply) {
     const searchId = await this.ownedSearch(request, id);
     const { page, itemsPerPage, ignored } = pagingOf(query, { itemsPerPage: true });
-    if (ignored.length > 0) void reply.header(IGNORED_PARAMETERS_HEADER, ignored.join(', '));
+    nameIgnoredParameters(reply, ignored);
     const found = await this.services.request<DeliveriesPage>(NOTIFIER_SUBJECTS.deliveries, { searchId, page, itemsPerPage });
     return hydraCollection({
       context: '/contexts/Delivery',

@@ -22,6 +22,12 @@ export function parseQueryString(raw: string): ParsedQuery {
   }
   const repeated = keyRepeatedBeyondArrayLimit(raw);
   if (repeated !== undefined) throw arrayLimitProblem(repeated);
+  const unsafe = prototypeKeyIn(raw);
+  if (unsafe !== undefined) {
+    // qs drops them (they would reach an object's prototype): refused by name rather than dropped unsaid.
+    const message = 'is not a parameter name this API accepts';
+    throw new ProblemException(400, `Invalid query parameters: ${unsafe}`, [{ propertyPath: unsafe, message }]);
+  }
   let parsed: ParsedQuery;
   try {
     parsed = qs.parse(raw, {
@@ -64,6 +70,18 @@ function keyRepeatedBeyondArrayLimit(raw: string): string | undefined {
     const count = (counts.get(key) ?? 0) + 1;
     counts.set(key, count);
     if (count > QUERY_LIMITS.arrayLimit) return key.endsWith('[]') ? key.slice(0, -2) : key;
+  }
+  return undefined;
+}
+
+/** Names qs drops because they would reach an object's prototype (`__proto__[x]`, `constructor`, `a[hasOwnProperty]`…). */
+function prototypeKeyIn(raw: string): string | undefined {
+  const query = (raw.startsWith('?') ? raw.slice(1) : raw).replace(/%5B/gi, '[').replace(/%5D/gi, ']');
+  for (const part of query.split('&', QUERY_LIMITS.parameterLimit + 1)) {
+    const equals = part.indexOf('=');
+    const key = decodeKey(equals === -1 ? part : part.slice(0, equals));
+    const segments = key.split(/[[\]]+/).filter((segment) => segment !== '');
+    if (segments.some((segment) => segment in Object.prototype)) return key;
   }
   return undefined;
 }

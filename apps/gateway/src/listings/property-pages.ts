@@ -2,12 +2,12 @@ import type { FastifyReply } from 'fastify';
 import { PROPERTY_DOCUMENT_CONTEXT, readPropertyPage } from '@immo/contracts';
 import { parsePropertyCriteria, type CriteriaEndpoint, type PropertyCriteria } from '@immo/property-criteria';
 import { hydraCollectionBytes, type HydraMapping } from '../http/hydra-collection';
+import { nameIgnoredParameters } from '../http/ignored-parameters';
 import { ProblemException } from '../http/problem';
 import type { ParsedQuery } from '../http/query-string';
 import type { ServiceClient } from '../rpc/service-client';
 
-/** Names the query parameters a request gave that the endpoint does not know. */
-export const IGNORED_PARAMETERS_HEADER = 'X-Ignored-Parameters';
+export { IGNORED_PARAMETERS_HEADER } from '../http/ignored-parameters';
 
 /**
  * The criteria of a search query, or a 400 naming each bad parameter. Unknown parameters are
@@ -21,7 +21,7 @@ export function parsedCriteria(query: Record<string, unknown>, endpoint: Criteri
     throw ProblemException.badRequest(`Invalid query parameters: ${parsed.violations.map((v) => v.propertyPath).join(', ')}`, parsed.violations);
   }
   const ignored = [...alsoIgnored, ...parsed.ignored];
-  if (ignored.length > 0) void reply.header(IGNORED_PARAMETERS_HEADER, ignored.join(', '));
+  nameIgnoredParameters(reply, ignored);
   return parsed.criteria;
 }
 

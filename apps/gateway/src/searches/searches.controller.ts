@@ -14,7 +14,8 @@ import { hydraCollection } from '../http/hydra-collection';
 import { ProblemException } from '../http/problem';
 import type { ParsedQuery } from '../http/query-string';
 import { ServiceClient } from '../rpc/service-client';
-import { IGNORED_PARAMETERS_HEADER, parsedCriteria, relayPropertyPage } from '../listings/property-pages';
+import { nameIgnoredParameters } from '../http/ignored-parameters';
+import { parsedCriteria, relayPropertyPage } from '../listings/property-pages';
 import { callerOf, uuidParameter } from './search-route-params';
 
 /** A search body is a few hundred bytes; 64 KiB leaves room for long expression lists and no more. */
@@ -65,7 +66,7 @@ export class SearchesController {
   @Get()
   async list(@Req() request: AuthenticatedRequest, @BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply) {
     const page = await this.services.request<SearchesPage<SearchRecord>>(SEARCHES_SUBJECTS.listSearches, { caller: callerOf(request), query });
-    if (page.ignoredParameters.length > 0) void reply.header(IGNORED_PARAMETERS_HEADER, page.ignoredParameters.join(', '));
+    nameIgnoredParameters(reply, page.ignoredParameters);
     return hydraCollection({
       context: '/contexts/Search',
       path: '/searches',
