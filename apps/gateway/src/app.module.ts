@@ -8,6 +8,7 @@ import { SearchAlertsController } from './alerts/search-alerts.controller';
 import { WebhookAccountController } from './alerts/webhook-account.controller';
 import { AccountKeys } from './auth/account-keys';
 import { ApiKeyGuard } from './auth/api-key.guard';
+import { AuthFailureLimiter } from './auth/auth-failure-limiter';
 import { ApiKeyRegistry } from './auth/api-key.registry';
 import { EntrypointController } from './entrypoint/entrypoint.controller';
 import { GeoController } from './geo/geo.controller';
@@ -60,6 +61,19 @@ export class GatewayModule {
               { enabled: config.RATE_LIMIT_REQUESTS > 0, requests: Math.max(1, config.RATE_LIMIT_REQUESTS), windowMs: config.RATE_LIMIT_WINDOW_MS, burst: config.RATE_LIMIT_BURST },
               gatewayInstance(config.REPLICA_NAME),
               config.NATS_REPLICAS,
+            ),
+        },
+        {
+          provide: AuthFailureLimiter,
+          useFactory: async () =>
+            new AuthFailureLimiter(
+              await RateLimiter.open(
+                nats,
+                { enabled: config.AUTH_FAILURES_PER_MINUTE > 0, requests: Math.max(1, config.AUTH_FAILURES_PER_MINUTE), windowMs: 60_000, burst: Math.max(1, config.AUTH_FAILURES_PER_MINUTE) },
+                gatewayInstance(config.REPLICA_NAME),
+                config.NATS_REPLICAS,
+                'gateway_auth_failures',
+              ),
             ),
         },
         {

@@ -2,7 +2,7 @@ import type { CreatedAccount } from '@immo/contracts';
 import { startStackFixture, type StackFixture } from '@immo/stack';
 import { freePort } from '@immo/testing';
 
-const LIMIT = { RATE_LIMIT_REQUESTS: '6', RATE_LIMIT_WINDOW_MS: '60000', RATE_LIMIT_BURST: '4' };
+const LIMIT = { RATE_LIMIT_REQUESTS: '6', RATE_LIMIT_WINDOW_MS: '60000', RATE_LIMIT_BURST: '4', AUTH_FAILURES_PER_MINUTE: '30', TRUST_PROXY: '127.0.0.1' };
 
 describe('rate limits per API key', () => {
   let fixture: StackFixture;
@@ -34,6 +34,22 @@ describe('rate limits per API key', () => {
     expect(await refused.json()).toMatchObject({ status: 429, detail: expect.stringContaining('retry in') });
   });
 
+  it('answers the 31st wrong key from one address within a minute 429, not another address, and reads the address through a trusted proxy', async () => {
+    const guess = (address: string, key: string) => fetch(`${fixture.stack.baseUrl}/departments/75`, { headers: { 'X-API-KEY': key, 'X-Forwarded-For': address } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await guess('203.0.113.7', `imk_${String(i).padStart(12, '0')}_guess`)).status);
+    expect(statuses.slice(0, 30).every((status) => status === 401)).toBe(true);
+    const refused = await guess('203.0.113.7', 'imk_000000000031_guess');
+    expect(statuses[30]).toBe(429);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await refused.json()).toMatchObject({ status: 429, detail: expect.stringContaining('failed authentications') });
+    // Even a valid key waits, from that address; other addresses are not concerned.
+    expect((await guess('203.0.113.7', await newKey())).status).toBe(429);
+    expect((await guess('198.51.100.9', 'imk_000000000000_guess')).status).toBe(401);
+    expect((await guess('198.51.100.9', await newKey())).status).toBe(200);
+  });
+
   it('gives each key its own budget and never limits health probes or the admin key', async () => {
     const [first, second] = [await newKey(), await newKey()];
     for (let i = 0; i < 4; i++) await call(fixture.stack.baseUrl, first);
@@ -60,4 +76,14 @@ describe('rate limits per API key', () => {
     for (let i = 0; i < 6; i++) statuses.push((await call(i % 2 === 0 ? fixture.stack.baseUrl : secondGateway, key)).status);
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
   }, 60_000);
+
+  it('counts the failed authentications of one address across both gateways', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      const base = i % 2 === 0 ? fixture.stack.baseUrl : secondGateway;
+      statuses.push((await fetch(`${base}/departments/75`, { headers: { 'X-API-KEY': `imk_${String(i).padStart(12, '0')}_other`, 'X-Forwarded-For': '192.0.2.44' } })).status);
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 401)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
 });

@@ -5,6 +5,7 @@ import { ProblemException } from '../http/problem';
 import { RateLimiter } from '../http/rate-limit/rate-limiter';
 import { toHttpProblem } from '../rpc/service-client';
 import { AccountKeys } from './account-keys';
+import { AuthFailureLimiter } from './auth-failure-limiter';
 import { ApiKeyRegistry, type ApiKeyIdentity } from './api-key.registry';
 import { ADMIN_ONLY, IS_PUBLIC } from './public.decorator';
 
@@ -17,16 +18,23 @@ export class ApiKeyGuard implements CanActivate {
     private readonly registry: ApiKeyRegistry,
     private readonly accountKeys: AccountKeys,
     private readonly limiter: RateLimiter,
+    private readonly failures: AuthFailureLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
     const header = request.headers['x-api-key'];
     const presented = Array.isArray(header) ? header[0] : header;
+    // An address over its failed authentications gets no key looked up until its wait is over.
+    this.refuseIfBlocked(this.failures.blocked(request.ip), reply);
     const identity = presented ? (this.registry.identify(presented) ?? (await this.accountIdentity(presented))) : null;
-    if (!identity) throw new ProblemException(401, 'A valid API key is required in the X-API-KEY header.');
+    if (!identity) {
+      this.refuseIfBlocked(await this.failures.failed(request.ip), reply);
+      throw new ProblemException(401, 'A valid API key is required in the X-API-KEY header.');
+    }
     if (this.reflector.getAllAndOverride<boolean>(ADMIN_ONLY, targets) && !identity.admin) {
       throw new ProblemException(403, 'This operation needs the admin API key.');
     }
@@ -48,6 +56,12 @@ export class ApiKeyGuard implements CanActivate {
     if (decision.allowed) return;
     void reply.header('Retry-After', String(decision.retryAfterSeconds));
     throw new ProblemException(429, `This API key made more than ${requests} requests in ${Math.round(windowMs / 1000)} s (bursts of ${burst}); retry in ${decision.retryAfterSeconds} s.`);
+  }
+
+  private refuseIfBlocked(retryAfterSeconds: number | null, reply: FastifyReply): void {
+    if (retryAfterSeconds === null) return;
+    void reply.header('Retry-After', String(retryAfterSeconds));
+    throw new ProblemException(429, `Too many failed authentications from this address (more than ${this.failures.perMinute} a minute); retry in ${retryAfterSeconds} s.`);
   }
 
   private async accountIdentity(apiKey: string): Promise<ApiKeyIdentity | null> {

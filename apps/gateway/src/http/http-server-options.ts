@@ -29,9 +29,12 @@ export const HEADER_HEADROOM_BYTES = 16 * 1024;
  * between 16 and 64 KiB would never reach QUERY_LIMITS (whose 414 carries a problem body). The
  * limit is raised to the longest query we accept plus the default room for the rest.
  */
-export function gatewayFastifyOptions(config: Pick<GatewayConfig, 'BODY_LIMIT_BYTES'>): FastifyHttpOptions<Server> {
+export function gatewayFastifyOptions(config: Pick<GatewayConfig, 'BODY_LIMIT_BYTES'> & Partial<Pick<GatewayConfig, 'TRUST_PROXY'>>): FastifyHttpOptions<Server> {
+  const proxies = (config.TRUST_PROXY ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
   return {
     bodyLimit: config.BODY_LIMIT_BYTES,
+    // `request.ip` is the socket's address, or X-Forwarded-For's client when the socket is a trusted proxy.
+    trustProxy: proxies.length > 0 ? proxies : false,
     // Bracket query strings are parsed per route with bounds (BracketQuery); skip Fastify's parser.
     routerOptions: { querystringParser: () => ({}) },
     http: { maxHeaderSize: QUERY_LIMITS.maxLength + HEADER_HEADROOM_BYTES },

@@ -130,6 +130,21 @@ export const gatewayConfigShape = {
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).max(24 * 3600 * 1000).default(60_000),
   /** Requests an API key may make at once, above the average. */
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  /**
+   * Failed authentications (a missing, unknown or revoked key) one client address may make per
+   * minute, shared across gateways; past it, 429 with Retry-After. 0 turns the limit off.
+   */
+  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(30),
+  /**
+   * Proxies whose X-Forwarded-For names the client (comma-separated addresses or CIDR ranges, such
+   * as the ingress's): the client address of rate limits is read through them. Empty: the socket's.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .refine((value) => value.split(',').every((entry) => entry.trim() === '' || /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry.trim())), {
+      message: 'must be IP addresses or CIDR ranges separated by commas',
+    }),
 };
 
 export const gatewayConfigSchema = z.object(gatewayConfigShape);

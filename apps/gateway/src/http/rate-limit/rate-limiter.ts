@@ -33,12 +33,15 @@ export class RateLimiter implements OnApplicationShutdown {
     return new RateLimiter({ enabled: false, requests: 1, windowMs: 1, burst: 1 }, null, null);
   }
 
-  /** `replicas`: copies of the shared buckets in a NATS cluster (`NATS_REPLICAS`). */
-  static async open(nats: NatsConnection, settings: RateLimitSettings, instance: string, replicas = 1): Promise<RateLimiter> {
+  /**
+   * `replicas`: copies of the shared buckets in a NATS cluster (`NATS_REPLICAS`). `bucket`: the KV
+   * bucket of its counts (one per policy: a bucket's time to live follows its policy).
+   */
+  static async open(nats: NatsConnection, settings: RateLimitSettings, instance: string, replicas = 1, bucket = BUCKET): Promise<RateLimiter> {
     if (!settings.enabled) return RateLimiter.disabled();
     // Idle keys expire once their bucket would be full again anyway.
     const ttl = Math.ceil((settings.windowMs / settings.requests) * settings.burst) + 60_000;
-    const kv = await nats.jetstream().views.kv(BUCKET, { ttl, history: 1, replicas });
+    const kv = await nats.jetstream().views.kv(bucket, { ttl, history: 1, replicas });
     return new RateLimiter(settings, new SharedRateStore(kv, settings), await GatewayPresence.open(nats, instance, replicas));
   }
 
