@@ -392,6 +392,32 @@ describe('accounts, keys and saved searches through the gateway', () => {
     await fixture.stack.stopApp('gateway-2');
   }, 60_000);
 
+  it('closes a live stream within 5 s once the key it was opened with is revoked', async () => {
+    const erin = (await fixture.send('POST', '/admin/accounts', { name: 'Erin' }, admin)).body as CreatedAccount;
+    const spare = (await fixture.send('POST', `/admin/accounts/${erin.id}/keys`, {}, admin)).body as IssuedKey;
+    const search = (await fixture.send('POST', '/searches', { title: 'Flux', transactionType: 0, propertyTypes: [0] }, { 'X-API-KEY': erin.apiKey })).body as { id: string };
+    const stream = await fetch(`${fixture.stack.baseUrl}/searches/${search.id}/stream`, { headers: { 'X-API-KEY': erin.apiKey } });
+    expect(stream.status).toBe(200);
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    const revoked = await fetch(`${fixture.stack.baseUrl}/admin/accounts/${erin.id}/keys/${erin.keyId}`, { method: 'DELETE', headers: admin });
+    expect(revoked.status).toBe(204);
+    const started = Date.now();
+    let text = '';
+    for (;;) {
+      const chunk = await Promise.race([reader.read(), new Promise<null>((resolve) => setTimeout(() => resolve(null), 6000))]);
+      if (chunk === null) throw new Error('the stream was still open 6 s after its key was revoked');
+      if (chunk.done) break;
+      text += new TextDecoder().decode(chunk.value);
+    }
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(text).toContain('revoked');
+    // The account's other key still streams.
+    const other = await fetch(`${fixture.stack.baseUrl}/searches/${search.id}/stream`, { headers: { 'X-API-KEY': spare.apiKey } });
+    expect(other.status).toBe(200);
+    await other.body?.cancel();
+  }, 60_000);
+
   it('does the same account operations from the admin CLI over NATS', async () => {
     const created = await adminCli(fixture.stack.natsUrl, 'accounts', 'create', 'Frank', 'Agence');
     expect(created.code).toBe(0);

@@ -16,6 +16,14 @@ const HEARTBEAT_MS = 15_000;
 const RECONNECT_MS = 3_000;
 /** Notifications resent at most on resume. */
 const RESUME_LIMIT = 500;
+/** How often a stream's API key is checked again (a revocation whose broadcast was lost). */
+const KEY_CHECK_MS = 2_500;
+
+/** Whether the key a stream was opened with still holds, and a way to hear of its revocation at once. */
+export interface StreamKey {
+  stillValid(): Promise<boolean>;
+  onRevoked(listener: () => void): () => void;
+}
 
 /** The streams open in this process, ended when it stops (see `endLiveStreams`). */
 const openStreams = new Set<ServerResponse>();
@@ -36,6 +44,8 @@ export class LiveStream {
     private readonly nats: NatsConnection,
     private readonly services: ServiceClient,
     private readonly searchId: string,
+    /** Null for a configured key (they are not revoked). */
+    private readonly key: StreamKey | null = null,
   ) {}
 
   async serve(reply: FastifyReply, resumeAfter: string | null): Promise<void> {
@@ -93,9 +103,16 @@ export class LiveStream {
     const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
     openStreams.add(raw);
+    // A revoked key ends its streams: at once on the broadcast, or at the next check.
+    const revoked = () => raw.end(': the API key of this stream was revoked\n\n');
+    const stopHearing = this.key?.onRevoked(revoked) ?? (() => undefined);
+    const check = this.key === null ? null : setInterval(() => void this.key?.stillValid().then((valid) => valid || revoked(), () => undefined), KEY_CHECK_MS);
+    check?.unref();
     raw.on('close', () => {
       openStreams.delete(raw);
       clearInterval(heartbeat);
+      if (check) clearInterval(check);
+      stopHearing();
       subscription.unsubscribe();
     });
   }

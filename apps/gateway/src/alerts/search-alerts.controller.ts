@@ -20,6 +20,7 @@ import type { ParsedQuery } from '../http/query-string';
 import { ServiceClient } from '../rpc/service-client';
 import { nameIgnoredParameters } from '../http/ignored-parameters';
 import { callerOf, uuidParameter } from '../searches/search-route-params';
+import { AccountKeys } from '../auth/account-keys';
 import { LiveStream } from './live-stream';
 import { pagingOf } from './paging';
 
@@ -36,6 +37,7 @@ export class SearchAlertsController {
   constructor(
     private readonly services: ServiceClient,
     @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
+    private readonly accountKeys: AccountKeys,
   ) {}
 
   @Get(':id/matches')
@@ -103,7 +105,14 @@ export class SearchAlertsController {
     const header = request.headers['last-event-id'];
     const lastEventId = (Array.isArray(header) ? header[0] : header) ?? (typeof query['lastEventId'] === 'string' ? query['lastEventId'] : undefined);
     const resumeAfter = lastEventId === undefined || lastEventId === '' ? null : uuidParameter(lastEventId, 'Last-Event-ID');
-    await new LiveStream(this.nats, this.services, searchId).serve(reply, resumeAfter);
+    const identity = request.apiKey;
+    const keys = this.accountKeys;
+    // Account keys are revocable: their streams follow the key. Configured keys are not.
+    const key =
+      identity?.revocable === true
+        ? { stillValid: () => keys.stillIssued(identity.keyId), onRevoked: (listener: () => void) => keys.onRevoked((keyId) => keyId === identity.keyId && listener()) }
+        : null;
+    await new LiveStream(this.nats, this.services, searchId, key).serve(reply, resumeAfter);
   }
 
   private async ownedSearch(request: AuthenticatedRequest, id: string): Promise<string> {

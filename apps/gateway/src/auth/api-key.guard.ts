@@ -67,7 +67,7 @@ export class ApiKeyGuard implements CanActivate {
   private async accountIdentity(apiKey: string): Promise<ApiKeyIdentity | null> {
     try {
       const holder = await this.accountKeys.holderOf(apiKey);
-      return holder ? { keyId: holder.keyId, accountId: holder.accountId, admin: false } : null;
+      return holder ? { keyId: holder.keyId, accountId: holder.accountId, admin: false, revocable: true } : null;
     } catch (error) {
       // The searches service is down: say so (503), rather than calling a valid key invalid.
       throw toHttpProblem(error);

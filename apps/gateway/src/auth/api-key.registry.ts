@@ -9,6 +9,8 @@ export interface ApiKeyIdentity {
   /** The account the caller acts for: saved searches are scoped by it. */
   accountId: string;
   admin: boolean;
+  /** An account's key (revocable), not a configured one. */
+  revocable?: boolean;
 }
 
 /**
