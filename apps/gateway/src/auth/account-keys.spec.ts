@@ -4,10 +4,8 @@ import { RpcCallError, type NatsRpcClient } from '@immo/service-kit';
 import { AccountKeys } from './account-keys';
 
 /** A NATS connection whose broadcasts never come: revocations are told to `forget` by hand. */
-const quietNats = {
-  subscribe: () => ({ [Symbol.asyncIterator]: async function* () {} }),
-  status: () => ({ [Symbol.asyncIterator]: async function* () {} }),
-} as unknown as NatsConnection;
+const nothing = (): AsyncIterable<never> => ({ [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true as const, value: undefined as never }) }) });
+const quietNats = { subscribe: nothing, status: nothing } as unknown as NatsConnection;
 
 const notFound = () => new RpcCallError('remote', 'searches.query.key-by-id.v1', 'unknown key', { status: 404, title: 'Not Found', detail: 'unknown key' } as never);
 
