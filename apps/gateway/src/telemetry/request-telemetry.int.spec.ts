@@ -89,7 +89,7 @@ describe('gateway request ids, access log and HTTP metrics (real NATS, a geo ser
     });
     await listingsStub.flush();
 
-    const config = loadConfig('gateway', gatewayConfigSchema, { NATS_URL: server.url, API_KEYS: API_KEY, ADMIN_API_KEY: ADMIN_KEY, DATA_DIR: dataDir, RPC_TIMEOUT_MS: '2000', RATE_LIMIT_REQUESTS: '0' });
+    const config = loadConfig('gateway', gatewayConfigSchema, { NATS_URL: server.url, API_KEYS: API_KEY, ADMIN_API_KEY: ADMIN_KEY, DATA_DIR: dataDir, RPC_TIMEOUT_MS: '2000', RATE_LIMIT_REQUESTS: '0', AUTH_FAILURES_PER_MINUTE: '0' });
     gatewayNats = await connectNats(config.NATS_URL, { name: 'gateway', timeoutMs: 2000 });
     const adapter = new FastifyAdapter(gatewayFastifyOptions(config));
     installRequestTelemetry(adapter.getInstance());

@@ -42,8 +42,9 @@ export function testGatewayConfig(): GatewayConfig {
     API_KEYS: TEST_API_KEY,
     DATA_DIR: join(mkdtempSync(join(tmpdir(), 'gateway-docs-')), 'data'),
     LOG_LEVEL: 'error',
-    // The limiter would open a NATS KV bucket; the test stacks turn it off too.
+    // The limiters would open NATS KV buckets; the test stacks turn them off too.
     RATE_LIMIT_REQUESTS: '0',
+    AUTH_FAILURES_PER_MINUTE: '0',
   });
 }
 
