@@ -46,12 +46,17 @@ type Json = Record<string, unknown>;
 
 async function call(stack: RunningStack, gateway: number, method: string, path: string, key: string, body?: unknown): Promise<{ status: number; json: unknown }> {
   const urls = stack.baseUrls;
-  try {
-    const response = await httpRequest(method, `${urls[gateway % urls.length]}${path}`, { 'X-API-KEY': key }, body);
-    const text = response.body.toString('utf8');
-    return { status: response.status, json: text.length > 0 ? (JSON.parse(text) as unknown) : null };
-  } catch {
-    return { status: 0, json: null };
+  // A read whose connection failed (a kept-alive socket the server closed as it was reused) is
+  // asked again through the next gateway, as a client would.
+  const tries = method === 'GET' ? 3 : 1;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const response = await httpRequest(method, `${urls[(gateway + attempt) % urls.length]}${path}`, { 'X-API-KEY': key }, body);
+      const text = response.body.toString('utf8');
+      return { status: response.status, json: text.length > 0 ? (JSON.parse(text) as unknown) : null };
+    } catch {
+      if (attempt + 1 >= tries) return { status: 0, json: null };
+    }
   }
 }
 
