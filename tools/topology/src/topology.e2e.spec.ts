@@ -151,7 +151,8 @@ describe('topology: two replicas of every service on a 3-node NATS cluster, agai
     const notifierKilledAtMs = killedAtMs.get('notifier-2') as number;
     const unexplained = observed.duplicates.filter(
       ({ arrivedAtMs, attempts }) =>
-        arrivedAtMs.length !== 2 || (arrivedAtMs[0] as number) > notifierKilledAtMs || !attempts.some((attempt) => attempt.error?.startsWith('interrupted:')),
+        // The first POST left before the kill; the receiver may read it a little after the exit is seen.
+        arrivedAtMs.length !== 2 || (arrivedAtMs[0] as number) > notifierKilledAtMs + 1000 || !attempts.some((attempt) => attempt.error?.startsWith('interrupted:')),
     );
     expect({ notifierKilledAtMs, unexplained }).toEqual({ notifierKilledAtMs, unexplained: [] });
     process.stdout.write(`[topology ${listingsStore}] ${observed.postsByWebhookId.size} webhooks, ${observed.duplicates.length} sent twice (in flight in the killed notifier)\n`);
