@@ -5,3 +5,4 @@ export * from './jetstream/jetstream-event-store';
 export type { EventStoreDbEventStoreOptions } from './eventstoredb/eventstoredb-event-store';
 export * from './create-event-store';
 export { ensureStream } from './jetstream/ensure-stream';
+export { whileJetStreamSettles } from './jetstream/while-jetstream-settles';

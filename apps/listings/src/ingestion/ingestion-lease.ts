@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { JSONCodec, type KV, type NatsConnection } from 'nats';
+import { whileJetStreamSettles } from '@immo/event-store';
 
 const BUCKET = 'listings_leases';
 const KEY = 'ingestion';
@@ -46,7 +47,7 @@ export class IngestionLease {
   /** `replicas`: copies of the lease bucket in a NATS cluster (`NATS_REPLICAS`). */
   static async open(nats: NatsConnection, holder: string, events: LeaseEvents, options: { ttlMs?: number; replicas?: number; now?: () => number } = {}): Promise<IngestionLease> {
     const { ttlMs = 10_000, replicas = 1, now = Date.now } = options;
-    const kv = await nats.jetstream().views.kv(BUCKET, { ttl: ttlMs, history: 1, replicas });
+    const kv = await whileJetStreamSettles(() => nats.jetstream().views.kv(BUCKET, { ttl: ttlMs, history: 1, replicas }));
     return new IngestionLease(kv, holder, ttlMs, events, now);
   }
 

@@ -1,4 +1,5 @@
 import { JSONCodec, type KV, type NatsConnection } from 'nats';
+import { whileJetStreamSettles } from '@immo/event-store';
 import { KeyedSerializer } from '@immo/service-kit';
 
 const BUCKET = 'searches_account_locks';
@@ -37,7 +38,7 @@ export class AccountCreationLocks implements CreationSerializer {
   /** `replicas`: copies of the bucket in a NATS cluster (`NATS_REPLICAS`). */
   static async open(nats: NatsConnection, holder: string, options: { ttlMs?: number; replicas?: number } = {}): Promise<AccountCreationLocks> {
     const { ttlMs = 10_000, replicas = 1 } = options;
-    const kv = await nats.jetstream().views.kv(BUCKET, { ttl: ttlMs, history: 1, replicas });
+    const kv = await whileJetStreamSettles(() => nats.jetstream().views.kv(BUCKET, { ttl: ttlMs, history: 1, replicas }));
     return new AccountCreationLocks(kv, holder, ttlMs);
   }
 

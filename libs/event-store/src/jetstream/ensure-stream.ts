@@ -1,4 +1,5 @@
 import { NatsError, type JetStreamManager, type StreamConfig } from 'nats';
+import { whileJetStreamSettles } from './while-jetstream-settles';
 
 const ERR_STREAM_NOT_FOUND = 10059;
 
@@ -9,7 +10,11 @@ const ERR_STREAM_NOT_FOUND = 10059;
  * existing stream with another replica count than asked is updated to it (an operator moving
  * from one nats-server to a cluster sets `NATS_REPLICAS` and restarts the services).
  */
-export async function ensureStream(jsm: JetStreamManager, config: Partial<StreamConfig> & { name: string }): Promise<void> {
+export function ensureStream(jsm: JetStreamManager, config: Partial<StreamConfig> & { name: string }): Promise<void> {
+  return whileJetStreamSettles(() => ensureStreamOnce(jsm, config));
+}
+
+async function ensureStreamOnce(jsm: JetStreamManager, config: Partial<StreamConfig> & { name: string }): Promise<void> {
   try {
     const { config: current } = await jsm.streams.info(config.name);
     if (config.num_replicas !== undefined && current.num_replicas !== config.num_replicas) {

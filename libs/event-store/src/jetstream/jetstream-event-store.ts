@@ -1,4 +1,5 @@
 import { ensureStream } from './ensure-stream';
+import { whileJetStreamSettles } from './while-jetstream-settles';
 import {
   connect,
   DeliverPolicy,
@@ -161,7 +162,7 @@ export class JetStreamEventStore implements EventStore {
     const ownsConnection = typeof options.servers === 'string';
     const nc = typeof options.servers === 'string' ? await connect({ servers: options.servers, name: `event-store:${streamName}` }) : options.servers;
     try {
-      const jsm = await nc.jetstreamManager();
+      const jsm = await whileJetStreamSettles(() => nc.jetstreamManager());
       await ensureStream(jsm, {
         name: streamName,
         subjects: [`${subjectPrefix}.>`],

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { AckPolicy, DeliverPolicy, NatsError, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
+import { whileJetStreamSettles } from '@immo/event-store';
 import { SerialBatches } from '@immo/runtime';
 import { ensureJetStream, type StreamSettings } from '../outbox/integration-streams';
 
@@ -68,7 +69,11 @@ export class DurableBatchConsumer {
     await this.batches.idle();
   }
 
-  private async ensureConsumer(): Promise<void> {
+  private ensureConsumer(): Promise<void> {
+    return whileJetStreamSettles(() => this.ensureConsumerOnce());
+  }
+
+  private async ensureConsumerOnce(): Promise<void> {
     const { stream, durable, deliverFrom, ackWaitMs, maxBatch } = this.options;
     await ensureJetStream(this.nats, stream);
     const jsm = await this.nats.jetstreamManager();

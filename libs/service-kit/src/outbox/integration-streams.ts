@@ -1,6 +1,6 @@
 import { headers as natsHeaders, RetentionPolicy, StorageType, type NatsConnection, type StreamConfig } from 'nats';
 import { ALERT_NOTIFICATIONS_STREAM, ALERT_NOTIFICATIONS_SUBJECT, LISTINGS_INTEGRATION_STREAM, LISTINGS_INTEGRATION_SUBJECTS } from '@immo/contracts';
-import { ensureStream } from '@immo/event-store';
+import { ensureStream, whileJetStreamSettles } from '@immo/event-store';
 import type { PublishIntegrationEvent } from './outbox-relay';
 
 const SECOND_NS = 1_000_000_000;
@@ -38,7 +38,7 @@ export function replicated(settings: StreamSettings, replicas: number): StreamSe
 }
 
 export async function ensureJetStream(nats: NatsConnection, settings: StreamSettings): Promise<void> {
-  await ensureStream(await nats.jetstreamManager(), settings);
+  await ensureStream(await whileJetStreamSettles(() => nats.jetstreamManager()), settings);
 }
 
 /** The outbox record a message was published from (see `lastPublishedOutboxId`). */

@@ -5,6 +5,7 @@
  */
 import { Logger } from '@nestjs/common';
 import type { KV, NatsConnection } from 'nats';
+import { whileJetStreamSettles } from '@immo/event-store';
 
 const BUCKET = 'gateway_presence';
 const HEARTBEAT_MS = 3_000;
@@ -22,7 +23,7 @@ export class GatewayPresence {
   ) {}
 
   static async open(nats: NatsConnection, instance: string, replicas = 1): Promise<GatewayPresence> {
-    const kv = await nats.jetstream().views.kv(BUCKET, { ttl: EXPIRES_MS, history: 1, replicas });
+    const kv = await whileJetStreamSettles(() => nats.jetstream().views.kv(BUCKET, { ttl: EXPIRES_MS, history: 1, replicas }));
     const presence = new GatewayPresence(kv, instance.replace(/[^-/_=.a-zA-Z0-9]/g, '_'));
     await presence.beat();
     presence.timer = setInterval(() => void presence.beat(), HEARTBEAT_MS);

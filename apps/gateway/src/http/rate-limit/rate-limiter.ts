@@ -6,6 +6,7 @@
  */
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
+import { whileJetStreamSettles } from '@immo/event-store';
 import type { RateDecision, RatePolicy } from './gcra';
 import { GatewayPresence } from './gateway-presence';
 import { LocalRateStore, SharedRateStore } from './rate-stores';
@@ -41,7 +42,7 @@ export class RateLimiter implements OnApplicationShutdown {
     if (!settings.enabled) return RateLimiter.disabled();
     // Idle keys expire once their bucket would be full again anyway.
     const ttl = Math.ceil((settings.windowMs / settings.requests) * settings.burst) + 60_000;
-    const kv = await nats.jetstream().views.kv(bucket, { ttl, history: 1, replicas });
+    const kv = await whileJetStreamSettles(() => nats.jetstream().views.kv(bucket, { ttl, history: 1, replicas }));
     return new RateLimiter(settings, new SharedRateStore(kv, settings), await GatewayPresence.open(nats, instance, replicas));
   }
 
