@@ -99,9 +99,11 @@ export class ListingsModule {
       searchIndexSnapshotFile: join(listingsDataDir(config), 'search-index.snapshot'),
       ...(config.DOCUMENT_STORE === 'embedded'
         ? {
-            // Every replica fills an outbox of its own: the leader's announces first, and the
-            // others drop what the stream already holds rather than announce it again later.
+            // Every replica fills an outbox of its own: the ingestion leader's announces, and the
+            // others drop what the stream holds rather than announce it again later, or ahead of
+            // the leader (a newer event before an older one would have the older one dropped).
             alreadyPublished: async () => (leadsIngestion() ? null : lastPublishedOutboxId(nats, LISTINGS_INTEGRATION_STREAM)),
+            publishes: () => leadsIngestion(),
           }
         : {
             isWriter: () => leadsIngestion(),

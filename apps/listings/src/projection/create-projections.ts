@@ -34,8 +34,9 @@ export function createListingsProjections(deps: {
   /** With a store shared by replicas: whether this one writes the read models now (see `ProjectionRunner`). */
   isWriter?: () => boolean;
   onRestartNeeded?: ProjectionRunnerDependencies['onRestartNeeded'];
-  /** Replicas with outboxes of their own: how far the stream already holds them (see `OutboxCollections`). */
+  /** Replicas with outboxes of their own: how far the stream already holds them, and whether this one publishes (see `OutboxCollections`). */
   alreadyPublished?: () => Promise<string | null>;
+  publishes?: () => boolean;
 }): ListingsProjections {
   const { eventStore, store, geo, publish } = deps;
   const directory = new AdvertDirectory(new PropertyMatcher());
@@ -44,6 +45,7 @@ export function createListingsProjections(deps: {
     outbox: OUTBOX_COLLECTION,
     deadLetters: DEAD_LETTERS_COLLECTION,
     ...(deps.alreadyPublished ? { alreadyPublished: deps.alreadyPublished } : {}),
+    ...(deps.publishes ? { publishes: deps.publishes } : {}),
   });
   const searchIndex = new PropertySearchIndex();
   const documentTexts = new DocumentTextCache();

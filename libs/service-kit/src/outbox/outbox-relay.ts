@@ -35,6 +35,12 @@ export interface OutboxCollections {
    * published again; null to publish everything. Asked before each page.
    */
   alreadyPublished?: () => Promise<string | null>;
+  /**
+   * Whether this relay publishes now (default: always). One that does not only drops what
+   * `alreadyPublished` says is on the stream: replicas with outboxes of their own leave the
+   * publishing to one of them, so the stream never holds a newer record before an older one.
+   */
+  publishes?: () => boolean;
 }
 
 const PAGE = 500;
@@ -190,6 +196,8 @@ export class OutboxRelay {
         return;
       }
       if (await this.dropAlreadyPublished(ids)) continue;
+      // Not this replica's turn to publish: the rest waits for the publishing one (or for this one's turn).
+      if (this.collections.publishes && !this.collections.publishes()) return;
       // Pipelined on one connection, so the broker receives them in outbox order. Encoding a
       // page (up to 500 messages of several KB) in one go held the event loop for 100 to 240 ms:
       // the loop gets its turns between messages, as other long loops of the process do.

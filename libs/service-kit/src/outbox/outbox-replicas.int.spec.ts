@@ -49,11 +49,25 @@ describe('outboxes of replicas that project the same log (real JetStream)', () =
 
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const second = await replicaOutbox();
-    const late = new OutboxRelay(second, publish, { ...COLLECTIONS, alreadyPublished: () => lastPublishedOutboxId(nats, STREAM.name) });
+    const late = new OutboxRelay(second, publish, { ...COLLECTIONS, alreadyPublished: () => lastPublishedOutboxId(nats, STREAM.name), publishes: () => false });
     late.start();
     expect(await late.settled(5000)).toBe(true);
     expect(late.skippedCount).toBe(20);
     expect(await messages()).toBe(20);
+
+    // A replica that does not publish leaves what the stream lacks for the publishing one: nothing
+    // newer reaches the stream before something older.
+    const ahead = await replicaOutbox();
+    await ahead.collection<OutboxRecord>(COLLECTIONS.outbox).bulkUpsert([
+      { _id: outboxId(21_000, 0), revision: 21_000, subject: 'test.outbox.changed', eventId: 'event-20', payload: '{"position":21000}' },
+    ]);
+    const follower = new OutboxRelay(ahead, publish, { ...COLLECTIONS, alreadyPublished: () => lastPublishedOutboxId(nats, STREAM.name), publishes: () => false });
+    follower.start();
+    expect(await follower.settled(1500)).toBe(false);
+    expect(await follower.pending()).toBe(1);
+    expect(await messages()).toBe(20);
+    await follower.stop();
+    await ahead.close();
 
     // Without the check, the broker takes them all again.
     const third = await replicaOutbox();
