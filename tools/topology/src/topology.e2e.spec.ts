@@ -85,7 +85,14 @@ describe('topology: two replicas of every service on a 3-node NATS cluster, agai
         },
       });
       const running = stack;
-      const readiness = (await (await fetch(`${running.baseUrl}/health/ready`)).json()) as unknown;
+      // Readiness as it settles: a replica's roll-call answer may come late on a loaded machine.
+      let readiness: unknown = null;
+      for (let tries = 0; tries < 20; tries++) {
+        readiness = (await (await fetch(`${running.baseUrl}/health/ready`)).json()) as unknown;
+        const details = (readiness as { details?: Record<string, { replicas?: Record<string, string> }> }).details ?? {};
+        if (['listings', 'geo', 'searches', 'notifier'].every((service) => Object.keys(details[service]?.replicas ?? {}).length === shape.replicas)) break;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
       const observed = await runTopologyScenario({
         stack: running,
         receiver,

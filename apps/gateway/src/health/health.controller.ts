@@ -8,7 +8,7 @@ import { GATEWAY_INSTANCE } from './gateway-instance';
 
 export const PING_TIMEOUT_MS = 1000;
 /** The roll call of a service's replicas ends once none has answered for this long after the last. */
-const ROLL_CALL_QUIET_MS = 100;
+const ROLL_CALL_QUIET_MS = 250;
 
 /**
  * Liveness says the process answers; readiness says it can serve: not shutting down, NATS
