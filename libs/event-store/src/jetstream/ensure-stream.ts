@@ -15,6 +15,11 @@ export function ensureStream(jsm: JetStreamManager, config: Partial<StreamConfig
 }
 
 async function ensureStreamOnce(jsm: JetStreamManager, config: Partial<StreamConfig> & { name: string }): Promise<void> {
+  await createOrUpdate(jsm, config);
+  await leaderElected(jsm, config.name);
+}
+
+async function createOrUpdate(jsm: JetStreamManager, config: Partial<StreamConfig> & { name: string }): Promise<void> {
   try {
     const { config: current } = await jsm.streams.info(config.name);
     if (config.num_replicas !== undefined && current.num_replicas !== config.num_replicas) {
@@ -30,5 +35,18 @@ async function ensureStreamOnce(jsm: JetStreamManager, config: Partial<StreamCon
     await jsm.streams.info(config.name).catch(() => {
       throw error;
     });
+  }
+}
+
+/**
+ * On a cluster, a stream just created takes a moment to elect its leader, and a publish meanwhile
+ * finds no responder (503): the stream is handed over once it has one (10 s at most).
+ */
+async function leaderElected(jsm: JetStreamManager, name: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { cluster } = await jsm.streams.info(name);
+    if (cluster === undefined || cluster.leader || Date.now() > deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
