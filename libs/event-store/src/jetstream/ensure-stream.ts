@@ -15,17 +15,19 @@ export function ensureStream(jsm: JetStreamManager, config: Partial<StreamConfig
 }
 
 async function ensureStreamOnce(jsm: JetStreamManager, config: Partial<StreamConfig> & { name: string }): Promise<void> {
-  await createOrUpdate(jsm, config);
+  // One stream's replica: no leader to wait for (the usual case on one nats-server).
+  if (!(await createOrUpdate(jsm, config))) return;
   await leaderElected(jsm, config.name);
 }
 
-async function createOrUpdate(jsm: JetStreamManager, config: Partial<StreamConfig> & { name: string }): Promise<void> {
+/** True when the stream is replicated (a leader may still be electing). */
+async function createOrUpdate(jsm: JetStreamManager, config: Partial<StreamConfig> & { name: string }): Promise<boolean> {
   try {
     const { config: current } = await jsm.streams.info(config.name);
     if (config.num_replicas !== undefined && current.num_replicas !== config.num_replicas) {
       await jsm.streams.update(config.name, { ...current, num_replicas: config.num_replicas });
     }
-    return;
+    return (config.num_replicas ?? current.num_replicas) > 1;
   } catch (error) {
     if (!(error instanceof NatsError) || error.api_error?.err_code !== ERR_STREAM_NOT_FOUND) throw error;
   }
@@ -36,6 +38,7 @@ async function createOrUpdate(jsm: JetStreamManager, config: Partial<StreamConfi
       throw error;
     });
   }
+  return (config.num_replicas ?? 1) > 1;
 }
 
 /**
