@@ -69,8 +69,8 @@ describe('rate limits per API key', () => {
     secondGateway = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline && (await fetch(`${secondGateway}/health/live`).then((r) => r.status, () => 0)) !== 200) await new Promise((r) => setTimeout(r, 100));
-    // Each gateway counts the other at its next presence heartbeat (every 3 s).
-    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    // The first gateway counts the second as soon as its presence key lands (before it is live),
+    // not at its own next heartbeat: no grace period in which each grants a budget of its own.
     const key = await newKey();
     const statuses = [];
     for (let i = 0; i < 6; i++) statuses.push((await call(i % 2 === 0 ? fixture.stack.baseUrl : secondGateway, key)).status);

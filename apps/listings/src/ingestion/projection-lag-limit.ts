@@ -1,19 +1,29 @@
 /** Raised when the projection stayed too far behind for the whole wait: the caller retries later. */
 export class ProjectionLagError extends Error {}
 
+/** One admitted append: say how it ended, so its place is given back once the projection has it. */
+export interface AdmittedAppend {
+  /** The append landed at `position`: its place is free once the projection committed it. */
+  appended(position: number): void;
+  /** The append was not made (refused, timed out, failed): its place is free at once. */
+  abandoned(): void;
+}
+
 /**
  * Keeps ingestion at most `maxAhead` appends ahead of the projection. Ingestion can append far
  * faster than the projection folds, groups and stores: unchecked, the backlog grows without bound
  * (memory, a minutes-long lag during which reads and alerts are stale, a long catch-up after a
- * crash). Before each append, `admit` waits until the append made `maxAhead` appends ago is
- * projected, so crawlers are slowed to the rate the service actually keeps up with.
+ * crash), so crawlers are slowed to the rate the service actually keeps up with.
  *
- * Only the positions of the last `maxAhead` appends are kept (a ring); waiting is bounded, and a
- * projection that does not move answers "retry later" instead of holding requests forever.
+ * A counting semaphore of `maxAhead` places: an append takes one before it starts and gives it
+ * back once the projection committed its position. Places are taken before the append, not
+ * counted after it, so concurrent appends (one per grouping bucket) cannot all pass a check that
+ * only one of them fits. Waiting is first come, first served and bounded: a projection that does
+ * not move answers "retry later" instead of holding requests forever.
  */
 export class ProjectionLagLimit {
-  private readonly recent: number[] = [];
-  private next = 0;
+  private taken = 0;
+  private readonly queue: Array<() => void> = [];
 
   constructor(
     private readonly maxAhead: number,
@@ -22,32 +32,49 @@ export class ProjectionLagLimit {
   ) {}
 
   /**
-   * Resolves once the append `maxAhead` appends ago is projected; rejects after `maxWaitMs`, or
-   * after `withinMs` when that is shorter (what is left of the caller's own time).
+   * Resolves with a place once fewer than `maxAhead` appends are unprojected; rejects after
+   * `maxWaitMs`, or after `withinMs` when that is shorter (what is left of the caller's own time).
    */
-  async admit(withinMs = Number.POSITIVE_INFINITY): Promise<void> {
-    if (this.recent.length < this.maxAhead) return;
-    const oldest = this.recent[this.next] as number;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new ProjectionLagError(`the projection is more than ${this.maxAhead} appends behind ingestion`)),
+  async admit(withinMs = Number.POSITIVE_INFINITY): Promise<AdmittedAppend> {
+    if (this.taken < this.maxAhead && this.queue.length === 0) {
+      this.taken++;
+      return this.place();
+    }
+    await new Promise<void>((resolve, reject) => {
+      const handOver = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(
+        () => {
+          this.queue.splice(this.queue.indexOf(handOver), 1);
+          reject(new ProjectionLagError(`the projection is more than ${this.maxAhead} appends behind ingestion`));
+        },
         Math.max(0, Math.min(this.maxWaitMs, withinMs)),
       );
+      this.queue.push(handOver);
     });
-    try {
-      await Promise.race([this.projected(oldest), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    // The place was handed over by `release` without being counted free in between.
+    return this.place();
   }
 
-  appended(position: number): void {
-    if (this.recent.length < this.maxAhead) {
-      this.recent.push(position);
-      return;
-    }
-    this.recent[this.next] = position;
-    this.next = (this.next + 1) % this.maxAhead;
+  private place(): AdmittedAppend {
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.release();
+    };
+    return {
+      appended: (position) => void this.projected(position).then(release, release),
+      abandoned: release,
+    };
+  }
+
+  /** Hands the place to the first waiter, or frees it: a newcomer never takes it in between. */
+  private release(): void {
+    const next = this.queue.shift();
+    if (next) next();
+    else this.taken--;
   }
 }
