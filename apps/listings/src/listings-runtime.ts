@@ -86,12 +86,16 @@ export class ListingsRuntime {
   onLeaseAcquired(): void {
     this.gate.close('this instance just took the lead of ingestion and is catching up with the log');
     this.router.lead();
+    // The outbox publishes as leader from now on, whether or not anything new is committed.
+    this.relay.kick();
     void this.openWhenCaughtUp();
   }
 
   onLeaseLost(): void {
     this.gate.close('this instance no longer leads ingestion');
     this.router.follow();
+    // What the new leader publishes is dropped from this replica's outbox from now on.
+    this.relay.kick();
   }
 
   /** Has every replica concerned rebuild its read models (see `RebuildBroadcast`). */

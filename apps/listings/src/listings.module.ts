@@ -91,6 +91,7 @@ export class ListingsModule {
     const geo = new GeoDirectoryClient(rpc);
     // With read models the replicas share, the ingestion leader writes them and the others follow.
     let leadsIngestion = (): boolean => false;
+    let publishesOutbox = (): boolean => false;
     const { directory, runner, relay, searchIndex, documentTexts } = createListingsProjections({
       eventStore,
       store: documentStore,
@@ -102,8 +103,11 @@ export class ListingsModule {
             // Every replica fills an outbox of its own: the ingestion leader's announces, and the
             // others drop what the stream holds rather than announce it again later, or ahead of
             // the leader (a newer event before an older one would have the older one dropped).
-            alreadyPublished: async () => (leadsIngestion() ? null : lastPublishedOutboxId(nats, LISTINGS_INTEGRATION_STREAM)),
-            publishes: () => leadsIngestion(),
+            // "Leader" here is the lease surely held: a leader resumed after a pause past its
+            // lease still holds it until its renewal fails, and meanwhile published alongside the
+            // new leader.
+            alreadyPublished: async () => (publishesOutbox() ? null : lastPublishedOutboxId(nats, LISTINGS_INTEGRATION_STREAM)),
+            publishes: () => publishesOutbox(),
           }
         : {
             isWriter: () => leadsIngestion(),
@@ -121,6 +125,7 @@ export class ListingsModule {
       { replicas: config.NATS_REPLICAS },
     );
     leadsIngestion = () => lease.held;
+    publishesOutbox = () => lease.surelyHeld();
     const ingestion = new IngestionService(eventStore, geo, directory.matcher, {
       projected: async (advertId) => {
         const record = await runner.advertRecord(advertId);
