@@ -218,7 +218,7 @@ export class SearchesService {
   /**
    * The public unsubscribe link: turns notifications off for the search holding the token. False
    * for an unknown token. Tokens are found by their SHA-256 digest: what a look-up's timing could
-   * tell is about the digest of the guess, which says nothing of a token of 256 random bits, so
+   * tell is about the digest of the guess, which says nothing of a token of 192 random bits, so
    * no constant-time comparison is needed (one after finding the record by that very digest
    * could never fail).
    */
