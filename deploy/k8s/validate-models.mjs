@@ -16,10 +16,11 @@ import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 
 /** The kinds deploy/k8s renders; anything else is an error until added here. */
 const MODELS = new Map(
-  [ConfigMap, Secret, Service, Deployment, HorizontalPodAutoscaler, PodDisruptionBudget].map((model) => [`${model.apiVersion}/${model.kind}`, model]),
+  [ConfigMap, Secret, Service, Deployment, HorizontalPodAutoscaler, PodDisruptionBudget, NetworkPolicy].map((model) => [`${model.apiVersion}/${model.kind}`, model]),
 );
 
 /**

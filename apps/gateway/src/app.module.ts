@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import type { NatsConnection } from 'nats';
+import { NATS_BUCKETS } from '@immo/contracts';
 import { NATS_CONNECTION, NatsRpcClient, type GatewayConfig } from '@immo/service-kit';
 import { AccountsController } from './accounts/accounts.controller';
 import { SearchAlertsController } from './alerts/search-alerts.controller';
@@ -72,7 +73,7 @@ export class GatewayModule {
                 { enabled: config.AUTH_FAILURES_PER_MINUTE > 0, requests: Math.max(1, config.AUTH_FAILURES_PER_MINUTE), windowMs: 60_000, burst: Math.max(1, config.AUTH_FAILURES_PER_MINUTE) },
                 gatewayInstance(config.REPLICA_NAME),
                 config.NATS_REPLICAS,
-                'gateway_auth_failures',
+                NATS_BUCKETS.gatewayAuthFailures,
               ),
             ),
         },

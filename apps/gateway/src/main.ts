@@ -13,7 +13,7 @@ runMain('gateway', async () => {
   const config = loadConfig('gateway', gatewayConfigSchema);
   const logger = configureLogging('gateway', config);
   new HelperThreadPriority(config.HELPER_THREAD_NICE).start();
-  const nats = await connectNats(config.NATS_URL, { name: 'gateway', timeoutMs: config.NATS_CONNECT_TIMEOUT_MS });
+  const nats = await connectNats(config, { name: 'gateway', principal: 'gateway' });
   const adapter = new FastifyAdapter(gatewayFastifyOptions(config));
   installRequestTelemetry(adapter.getInstance());
   installBodyDepthLimit(adapter.getInstance());

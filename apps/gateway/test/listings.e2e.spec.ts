@@ -127,7 +127,8 @@ describe('listings end to end (ingestion, projection, reads, integration events)
 
   beforeAll(async () => {
     fixture = await startStackFixture();
-    nats = await connect({ servers: fixture.stack.natsUrl });
+    // Reads the integration stream as its consumer does.
+    nats = await connect(fixture.stack.natsConnectOptions('searches'));
     js = nats.jetstream();
   }, 120_000);
 

@@ -58,7 +58,7 @@ const roundTrip: Scenario = {
   async run() {
     const geo = controller();
     return withTemporaryStack(ROOT, async (stack) => {
-      const nats = await connectNats(stack.natsUrl, { name: 'bench', timeoutMs: 2000 });
+      const nats = await connectNats({ NATS_URL: stack.natsUrl, NATS_CONNECT_TIMEOUT_MS: 2000 }, { name: 'bench', principal: null });
       try {
         const rpc = new NatsRpcClient(nats, 2000);
         const headers = { 'X-API-KEY': stack.apiKey };

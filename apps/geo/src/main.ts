@@ -5,6 +5,6 @@ import { GeoModule } from './geo.module';
 runMain('geo', async () => {
   const config = loadConfig('geo', geoConfigSchema);
   configureLogging('geo', config);
-  const nats = await connectNats(config.NATS_URL, { name: 'geo', timeoutMs: config.NATS_CONNECT_TIMEOUT_MS });
+  const nats = await connectNats(config, { name: 'geo', principal: 'geo' });
   await runService('geo', config, await GeoModule.register({ config, nats, instance: instanceId('geo', config) }));
 });

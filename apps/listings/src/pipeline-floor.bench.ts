@@ -56,7 +56,7 @@ export async function measurePipelineFloor(snapshotCount: number): Promise<Pipel
   // One connection and the event store on it, opened as the service opens them, so that the
   // client settings are the service's. The document store as `openDocumentStore` opens it, but
   // without its exit on a failed write (this process is the benchmark, not a service).
-  const connection = await connectNats(nats.url, { name: 'pipeline-floor', timeoutMs: 5_000 });
+  const connection = await connectNats({ NATS_URL: nats.url, NATS_CONNECT_TIMEOUT_MS: 5_000 }, { name: 'pipeline-floor', principal: null });
   const events = await openEventStore('listings', { EVENT_STORE: 'jetstream', NATS_REPLICAS: 1 }, connection);
   const store = createDocumentStore({ kind: 'embedded', dataDir, yieldToEventLoop: () => eventLoopSlice.yieldIfSpent() });
   try {

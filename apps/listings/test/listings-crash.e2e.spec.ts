@@ -1,4 +1,4 @@
-import { connect } from 'nats';
+import { connect, type ConnectionOptions } from 'nats';
 import { EmbeddedDocumentStore } from '@immo/document-store';
 import { JetStreamEventStore } from '@immo/event-store';
 import type { ListingsIntegrationEvent } from '@immo/contracts';
@@ -10,8 +10,8 @@ import { createListingsProjections } from '../src/projection/create-projections'
 import { adminHeaders, allDocuments, ingestUntilAccepted, publishedEvents, settled } from './listings-fixture';
 
 /** The integration events the stack's event log implies, derived by an independent in-process run. */
-async function expectedEvents(natsUrl: string): Promise<Map<string, ListingsIntegrationEvent>> {
-  const nats = await connect({ servers: natsUrl });
+async function expectedEvents(options: ConnectionOptions): Promise<Map<string, ListingsIntegrationEvent>> {
+  const nats = await connect(options);
   const eventStore = await JetStreamEventStore.connect({ servers: nats, streamName: 'LISTINGS_EVENTS', subjectPrefix: 'es.listings' });
   const store = new EmbeddedDocumentStore();
   const recorded = new Map<string, ListingsIntegrationEvent>();
@@ -78,10 +78,10 @@ describe('listings under kill -9 (whole stack from dist/)', () => {
     expect(documents.size).toBeGreaterThan(80);
 
     // Every integration event the log implies was published, none twice.
-    const published = await publishedEvents(fixture.stack.natsUrl);
+    const published = await publishedEvents(fixture.stack.natsConnectOptions('searches'));
     const ids = published.map((event) => event.id);
     expect(new Set(ids).size).toBe(ids.length);
-    const expected = await expectedEvents(fixture.stack.natsUrl);
+    const expected = await expectedEvents(fixture.stack.natsConnectOptions('listings'));
     expect(new Set(ids)).toEqual(new Set(expected.keys()));
 
     // The read models equal what a rebuild from the log gives.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AckPolicy, DeliverPolicy, JSONCodec, connect, type NatsConnection } from 'nats';
+import { AckPolicy, DeliverPolicy, JSONCodec, connect, type ConnectionOptions, type NatsConnection } from 'nats';
 import {
   LISTINGS_INTEGRATION_STREAM,
   listingsIntegrationEventSchema,
@@ -67,8 +67,8 @@ export async function allDocuments(fixture: StackFixture): Promise<Map<string, P
 }
 
 /** Every message of the integration stream, decoded and checked against its contract. */
-export async function publishedEvents(natsUrl: string): Promise<ListingsIntegrationEvent[]> {
-  const nats: NatsConnection = await connect({ servers: natsUrl });
+export async function publishedEvents(options: ConnectionOptions): Promise<ListingsIntegrationEvent[]> {
+  const nats: NatsConnection = await connect(options);
   try {
     const jsm = await nats.jetstreamManager();
     const total = (await jsm.streams.info(LISTINGS_INTEGRATION_STREAM)).state.messages;

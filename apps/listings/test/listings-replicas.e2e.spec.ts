@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JSONCodec, connect } from 'nats';
+import { JSONCodec, connect, type ConnectionOptions } from 'nats';
 import { JetStreamEventStore } from '@immo/event-store';
 import { LISTINGS_SUBJECTS, type AdvertSnapshot, type IngestAdvertsReply } from '@immo/contracts';
 import { NatsRpcClient } from '@immo/service-kit';
 import { startStackFixture, type StackFixture } from '@immo/stack';
+import { startNatsServer } from '@immo/testing';
 import { generateDataset } from '../demo/generate-snapshots';
 import { PropertyMatcher } from '../src/domain';
 import { GeoDirectoryClient } from '../src/geo/geo-directory.client';
@@ -15,10 +16,14 @@ import { allDocuments, ingestUntilAccepted, settled, status } from './listings-f
 const codec = JSONCodec<unknown>();
 const BATCH = 25;
 
-/** Advert → property as one instance ingesting the batches one after the other decides it. */
-async function sequentialGrouping(natsUrl: string, snapshots: AdvertSnapshot[]): Promise<Map<string, string>> {
-  const nats = await connect({ servers: natsUrl });
-  const eventStore = await JetStreamEventStore.connect({ servers: nats, streamName: 'BASELINE_EVENTS', subjectPrefix: 'es.baseline' });
+/**
+ * Advert → property as one instance ingesting the batches one after the other decides it: its
+ * events on a nats-server of its own, its geo look-ups from the stack's geo service (as listings).
+ */
+async function sequentialGrouping(stackNats: ConnectionOptions, snapshots: AdvertSnapshot[]): Promise<Map<string, string>> {
+  const eventServer = await startNatsServer();
+  const nats = await connect(stackNats);
+  const eventStore = await JetStreamEventStore.connect({ servers: eventServer.url, streamName: 'BASELINE_EVENTS', subjectPrefix: 'es.baseline' });
   try {
     const ingestion = new IngestionService(eventStore, new GeoDirectoryClient(new NatsRpcClient(nats, 2000)), new PropertyMatcher());
     const grouping = new Map<string, string>();
@@ -31,6 +36,7 @@ async function sequentialGrouping(natsUrl: string, snapshots: AdvertSnapshot[]):
   } finally {
     await eventStore.close();
     await nats.close();
+    await eventServer.stop();
   }
 }
 
@@ -62,7 +68,8 @@ describe('listings replicas and NATS ingestion (whole stack from dist/)', () => 
 
   it('answers a plain JSON ingestion request sent with the nats client alone', async () => {
     const { snapshots } = generateDataset({ seed: 5, goods: 3 });
-    const nats = await connect({ servers: fixture.stack.natsUrl });
+    // A crawler inside the cluster, with its own NATS user.
+    const nats = await connect(fixture.stack.natsConnectOptions('crawler'));
     try {
       const message = await nats.request(LISTINGS_SUBJECTS.ingestAdverts, codec.encode({ snapshots: snapshots.slice(0, 4) }), { timeout: 15_000 });
       const reply = codec.decode(message.data) as IngestAdvertsReply;
@@ -95,7 +102,7 @@ describe('listings replicas and NATS ingestion (whole stack from dist/)', () => 
     // either: wait until the leader and the follower report the same checkpoint.
     await replicasAtOneCheckpoint(fixture);
 
-    const baseline = await sequentialGrouping(fixture.stack.natsUrl, snapshots);
+    const baseline = await sequentialGrouping(fixture.stack.natsConnectOptions('listings'), snapshots);
     const documents = await allDocuments(fixture);
     const grouping = new Map<string, string>();
     for (const document of documents.values()) {

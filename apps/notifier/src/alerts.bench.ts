@@ -296,7 +296,7 @@ const webhookThroughput: Scenario = {
       };
       for (const r of healthy) r.onRequest(countHealthy);
 
-      const nats = await connect({ servers: stack.natsUrl });
+      const nats = await connect(stack.natsConnectOptions('searches'));
       const js = nats.jetstream();
       const notifications: AlertNotification[] = Array.from({ length: DELIVERIES }, (_, i) => {
         const hanging = i % Math.round(1 / HANGING_SHARE) === 0;

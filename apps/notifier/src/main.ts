@@ -5,6 +5,6 @@ import { NotifierModule } from './notifier.module';
 runMain('notifier', async () => {
   const config = loadConfig('notifier', notifierConfigSchema);
   configureLogging('notifier', config);
-  const nats = await connectNats(config.NATS_URL, { name: 'notifier', timeoutMs: config.NATS_CONNECT_TIMEOUT_MS });
+  const nats = await connectNats(config, { name: 'notifier', principal: 'notifier' });
   await runService('notifier', config, await NotifierModule.register({ config, nats, instance: instanceId('notifier', config) }));
 });

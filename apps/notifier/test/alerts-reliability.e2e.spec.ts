@@ -18,7 +18,9 @@ const WAIT_MS = 20_000;
 
 describe('alerts under crashes, restarts, duplicates and deletions', () => {
   let fixture: AlertsFixture;
+  // The publishers of each stream, as replays by them would come.
   let nats: NatsConnection;
+  let searchesNats: NatsConnection;
   const url = (path: string) => fixture.receiver.url(path);
   const at = (prefix: string) => (webhook: ReceivedWebhook) => webhook.path.startsWith(prefix);
   const carrying = (prefix: string, snapshot: Record<string, unknown>) => (webhook: ReceivedWebhook) =>
@@ -31,11 +33,13 @@ describe('alerts under crashes, restarts, duplicates and deletions', () => {
 
   beforeAll(async () => {
     fixture = await startAlertsFixture();
-    nats = await connect({ servers: fixture.stack.stack.natsUrl });
+    nats = await connect(fixture.stack.stack.natsConnectOptions('listings'));
+    searchesNats = await connect(fixture.stack.stack.natsConnectOptions('searches'));
   }, 120_000);
 
   afterAll(async () => {
     await nats?.close();
+    await searchesNats?.close();
     await fixture?.teardown();
   });
 
@@ -82,8 +86,8 @@ describe('alerts under crashes, restarts, duplicates and deletions', () => {
     const created = await jsm.streams.getMessage(LISTINGS_INTEGRATION_STREAM, { last_by_subj: LISTINGS_INTEGRATION_SUBJECTS.advertEvent('property.ad.create') });
     expect(created.json<{ document: PropertyDocument }>().document.adverts[0]?.url).toBe(flat['url']);
     await js.publish(created.subject, created.data, { msgID: `replayed-${Date.now()}` });
-    const notification = await jsm.streams.getMessage(ALERT_NOTIFICATIONS_STREAM, { last_by_subj: 'alerts.notifications.v1' });
-    await js.publish(notification.subject, notification.data, { msgID: `replayed-notification-${Date.now()}` });
+    const notification = await (await searchesNats.jetstreamManager()).streams.getMessage(ALERT_NOTIFICATIONS_STREAM, { last_by_subj: 'alerts.notifications.v1' });
+    await searchesNats.jetstream().publish(notification.subject, notification.data, { msgID: `replayed-notification-${Date.now()}` });
     // A later flat is the barrier: both duplicates were handled before it.
     const barrier = aSnapshot();
     await ingest(fixture, barrier);

@@ -5,6 +5,6 @@ import { SearchesModule } from './searches.module';
 runMain('searches', async () => {
   const config = loadConfig('searches', searchesConfigSchema);
   configureLogging('searches', config);
-  const nats = await connectNats(config.NATS_URL, { name: 'searches', timeoutMs: config.NATS_CONNECT_TIMEOUT_MS });
+  const nats = await connectNats(config, { name: 'searches', principal: 'searches' });
   await runService('searches', config, await SearchesModule.register({ config, nats, instance: instanceId('searches', config) }));
 });

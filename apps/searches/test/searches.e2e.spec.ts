@@ -13,9 +13,9 @@ const MAX_SEARCHES = 4;
 const ADMIN_CLI = join(ROOT, 'dist', 'tools', 'admin', 'src', 'main.js');
 
 /** `npm run admin -- <args>` without the build step: the CLI as operators run it. */
-async function adminCli(natsUrl: string, ...args: string[]): Promise<{ code: number; output: string }> {
+async function adminCli(stack: { natsUrl: string; dataDir: string }, ...args: string[]): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [ADMIN_CLI, ...args], { env: { ...process.env, NATS_URL: natsUrl }, timeout: 20_000 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [ADMIN_CLI, ...args], { env: { ...process.env, NATS_URL: stack.natsUrl, DATA_DIR: stack.dataDir }, timeout: 20_000 });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -419,26 +419,32 @@ describe('accounts, keys and saved searches through the gateway', () => {
   }, 60_000);
 
   it('does the same account operations from the admin CLI over NATS', async () => {
-    const created = await adminCli(fixture.stack.natsUrl, 'accounts', 'create', 'Frank', 'Agence');
+    const created = await adminCli(fixture.stack, 'accounts', 'create', 'Frank', 'Agence');
     expect(created.code).toBe(0);
     const apiKey = /key ([0-9a-f]{12}): (imk_\S+)/.exec(created.output);
     const accountId = /account ([0-9a-f-]{36})/.exec(created.output)?.[1] as string;
     expect(apiKey).not.toBeNull();
     expect((await fixture.get('/searches', { 'X-API-KEY': apiKey?.[2] as string })).status).toBe(200);
-    const listed = await adminCli(fixture.stack.natsUrl, 'accounts', 'list');
+    const listed = await adminCli(fixture.stack, 'accounts', 'list');
     expect(listed.output).toContain('Frank Agence');
-    const rotated = await adminCli(fixture.stack.natsUrl, 'keys', 'rotate', accountId);
+    const rotated = await adminCli(fixture.stack, 'keys', 'rotate', accountId);
     expect(rotated.output).toMatch(/key [0-9a-f]{12}: imk_/);
-    const revoked = await adminCli(fixture.stack.natsUrl, 'keys', 'revoke', accountId, apiKey?.[1] as string);
+    const revoked = await adminCli(fixture.stack, 'keys', 'revoke', accountId, apiKey?.[1] as string);
     expect(revoked).toEqual({ code: 0, output: expect.stringContaining('revoked') });
-    const unknown = await adminCli(fixture.stack.natsUrl, 'keys', 'revoke', accountId, '000000000000');
+    const unknown = await adminCli(fixture.stack, 'keys', 'revoke', accountId, '000000000000');
     expect(unknown.code).toBe(1);
     expect(unknown.output).toContain('has no key');
-    expect((await adminCli(fixture.stack.natsUrl, 'accounts', 'frobnicate')).code).toBe(2);
+    expect((await adminCli(fixture.stack, 'accounts', 'frobnicate')).code).toBe(2);
   }, 60_000);
 
+  it('is refused by NATS without the operators\' credentials, naming the user it tried', async () => {
+    const result = await adminCli({ natsUrl: fixture.stack.natsUrl, dataDir: '/nonexistent' }, 'accounts', 'list');
+    expect(result.code).toBe(1);
+    expect(result.output).toMatch(/cannot reach NATS at .*AUTHORIZATION_VIOLATION|Authorization Violation/i);
+  });
+
   it('says plainly when no stack runs', async () => {
-    const result = await adminCli('nats://127.0.0.1:1', 'accounts', 'list');
+    const result = await adminCli({ natsUrl: 'nats://127.0.0.1:1', dataDir: fixture.stack.dataDir }, 'accounts', 'list');
     expect(result.code).toBe(1);
     expect(result.output).toContain('cannot reach NATS at nats://127.0.0.1:1');
   });

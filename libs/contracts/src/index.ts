@@ -10,3 +10,4 @@ export * from './geo/nearest-stations';
 export * from './searches';
 export * from './alerts/alert-notifications';
 export * from './alerts/sse-block';
+export * from './services/nats-buckets';

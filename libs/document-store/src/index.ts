@@ -21,3 +21,4 @@ export {
 export { GeoQueryError } from './geo/geo-query';
 export { SharedDocumentStore, type SharedDocumentStoreOptions } from './shared/shared-document-store';
 export { serveDocumentStores, type DocumentStoreServer, type DocumentStoreServerOptions } from './shared/document-store-server';
+export { sharedStoreSubject, sharedStorePartSubject, SHARED_STORE_SUBJECTS, SHARED_STORE_PART_SUBJECTS } from './shared/shared-store-protocol';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect } from 'nats';
+import { connect, type ConnectionOptions } from 'nats';
 import { freePort, natsProcess, type NatsProcess } from './nats-server';
 
 export interface ClusterNode {
@@ -60,9 +60,9 @@ export async function startNatsCluster(size = 3, clusterName = 'test'): Promise<
 }
 
 /** Waits until JetStream answers through this node (the cluster has elected its meta leader). */
-export async function jetStreamReady(url: string, timeoutMs: number): Promise<void> {
+export async function jetStreamReady(url: string, timeoutMs: number, credentials: Partial<ConnectionOptions> = {}): Promise<void> {
   const until = Date.now() + timeoutMs;
-  const connection = await connect({ servers: url });
+  const connection = await connect({ ...credentials, servers: url });
   try {
     for (;;) {
       try {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,7 +79,7 @@ export interface NatsProcess {
 }
 
 /** Runs `nats-server` with these arguments; launched once its client port listens. */
-export function natsProcess(args: string[], port: number, binary = findNatsServer() ?? 'nats-server'): NatsProcess {
+export function natsProcess(args: string[], port: number, binary = findNatsServer() ?? 'nats-server', env: NodeJS.ProcessEnv = process.env): NatsProcess {
   let child: ChildProcess | null = null;
   let exited: Promise<void> = Promise.resolve();
   const signal = async (name: NodeJS.Signals, graceMs: number): Promise<void> => {
@@ -94,7 +94,7 @@ export function natsProcess(args: string[], port: number, binary = findNatsServe
   };
   return {
     async launch() {
-      const started = spawn(binary, args, { stdio: 'ignore' });
+      const started = spawn(binary, args, { stdio: 'ignore', env });
       child = started;
       exited = new Promise<void>((resolve) => started.once('exit', () => resolve()));
       started.once('error', () => undefined);
@@ -117,12 +117,21 @@ export function natsProcess(args: string[], port: number, binary = findNatsServe
  * Spawns a real `nats-server` with JetStream on a free loopback port and a throw-away store
  * directory. Tests never rely on a server already listening on 4222.
  */
-export async function startNatsServer(options: { jetstream?: boolean; binary?: string } = {}): Promise<RunningNatsServer> {
+/**
+ * `config`: configuration text (accounts, users…) for the server; address, port and JetStream
+ * come from flags. `env`: the server's environment (variables its configuration refers to).
+ */
+export async function startNatsServer(options: { jetstream?: boolean; binary?: string; config?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningNatsServer> {
   const port = await freePort();
   const storeDir = mkdtempSync(join(tmpdir(), 'nats-test-'));
   const args = ['-a', '127.0.0.1', '-p', String(port)];
+  if (options.config !== undefined) {
+    const file = join(storeDir, 'nats-server.conf');
+    writeFileSync(file, options.config, { mode: 0o600 });
+    args.push('-c', file);
+  }
   if (options.jetstream !== false) args.push('-js', '-sd', storeDir);
-  const server = natsProcess(args, port, options.binary);
+  const server = natsProcess(args, port, options.binary, { ...process.env, ...options.env });
   await server.launch();
   return {
     url: `nats://127.0.0.1:${port}`,

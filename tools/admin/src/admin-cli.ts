@@ -1,11 +1,13 @@
 /**
  * `npm run admin -- <command>`: account and key operations for operators, sent over NATS to the
- * searches service of a running stack (NATS_URL, default nats://127.0.0.1:4222). The same
- * operations as the admin HTTP routes, for when the gateway is not the way in.
+ * searches service of a running stack (NATS_URL, default nats://127.0.0.1:4222), as the NATS
+ * user `admin` (NATS_USER / NATS_PASSWORD, or the password `npm start` generated in DATA_DIR).
+ * The same operations as the admin HTTP routes, for when the gateway is not the way in.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { connect, type NatsConnection } from 'nats';
 import { SEARCHES_SUBJECTS, type AccountsPage, type CreatedAccount, type IssuedKey } from '@immo/contracts';
-import { NatsRpcClient, RpcCallError } from '@immo/service-kit';
+import { natsClientSettingsFromEnv, natsConnectionOptions, natsPasswordsFile, NatsRpcClient, RpcCallError, type NatsClientSettings } from '@immo/service-kit';
 
 export const USAGE = `usage: npm run admin -- <command>
   accounts create <name>          create an account and its first key (shown once)
@@ -66,14 +68,24 @@ function usage(out: Output, problem?: string): number {
   return 2;
 }
 
+/** The operators' NATS credentials: from the environment, or those `npm start` keeps in DATA_DIR. */
+export function adminNatsSettings(env: NodeJS.ProcessEnv = process.env): NatsClientSettings {
+  const settings = natsClientSettingsFromEnv(env);
+  if (settings.NATS_USER !== undefined) return settings;
+  const file = natsPasswordsFile(env['DATA_DIR'] ?? '.data');
+  if (!existsSync(file)) return settings;
+  const passwords = JSON.parse(readFileSync(file, 'utf8')) as { admin?: string };
+  return passwords.admin ? { ...settings, NATS_USER: 'admin', NATS_PASSWORD: passwords.admin } : settings;
+}
+
 export async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h') return usage(console.log);
-  const url = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
+  const settings = adminNatsSettings();
   let nats: NatsConnection;
   try {
-    nats = await connect({ servers: url.split(','), timeout: 3000, name: 'admin-cli', maxReconnectAttempts: 0 });
-  } catch {
-    console.error(`error: cannot reach NATS at ${url}; start the stack (npm start) or set NATS_URL`);
+    nats = await connect({ ...natsConnectionOptions(settings, 'admin'), name: 'admin-cli', maxReconnectAttempts: 0 });
+  } catch (error) {
+    console.error(`error: cannot reach NATS at ${settings.NATS_URL}${settings.NATS_USER ? ` as ${settings.NATS_USER}` : ''} (${error instanceof Error ? error.message : String(error)}); start the stack (npm start) or set NATS_URL, NATS_USER and NATS_PASSWORD`);
     return 1;
   }
   try {

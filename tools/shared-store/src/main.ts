@@ -6,12 +6,13 @@
  */
 import { join } from 'node:path';
 import { serveDocumentStores } from '@immo/document-store';
-import { connectNats, runMain } from '@immo/service-kit';
+import { connectNats, natsClientSettingsFromEnv, runMain } from '@immo/service-kit';
 
 runMain('shared-store', async () => {
-  const natsUrl = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
+  const settings = natsClientSettingsFromEnv();
+  const natsUrl = settings.NATS_URL;
   const dataDir = join(process.env['DATA_DIR'] ?? '.data', 'shared-store');
-  const nats = await connectNats(natsUrl, { name: 'shared-store', timeoutMs: 3000 });
+  const nats = await connectNats(settings, { name: 'shared-store', principal: 'shared-store' });
   const server = serveDocumentStores({
     nats,
     dataDir,

@@ -1,2 +1,3 @@
 export * from './stack';
 export * from './stack-fixture';
+export * from './nats-credentials';

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '@immo/testing';
@@ -15,6 +15,16 @@ export interface StackFixture {
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: unknown; headers: Headers }>;
   send(method: string, path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: unknown }>;
   teardown(): Promise<void>;
+}
+
+/** The permission violations nats-server logged (each distinct line once). */
+export function permissionViolations(logDir: string): string[] {
+  const lines = readdirSync(logDir)
+    .filter((name) => name.startsWith('nats-server'))
+    .flatMap((name) => readFileSync(join(logDir, name), 'utf8').split('\n'))
+    .filter((line) => / - (Publish|Subscription) Violation - /.test(line))
+    .map((line) => line.replace(/^.* - ((Publish|Subscription) Violation - .*?)(, SID \d+)?$/, '$1'));
+  return [...new Set(lines)];
 }
 
 /** The whole embedded stack from dist/ on free ports, with a throw-away data directory. */
@@ -58,8 +68,11 @@ export async function startStackFixture(env: NodeJS.ProcessEnv = {}, dataDir?: s
     },
     async teardown() {
       await stack.stop();
+      const refused = permissionViolations(logDir);
       // KEEP_STACK_DATA=1 keeps the data directory and logs of a failed run for a look.
       if (!dataDir && !process.env['KEEP_STACK_DATA']) rmSync(dir, { recursive: true, force: true });
+      // Every end-to-end suite checks the NATS allow-lists: a service refused a subject it needs fails it.
+      if (refused.length > 0) throw new Error(`nats-server refused subjects the services asked for (grant them in nats-permissions.ts):\n${refused.join('\n')}`);
     },
   };
 }

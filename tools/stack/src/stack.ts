@@ -4,8 +4,11 @@ import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFile
 import { tmpdir } from 'node:os';
 import { connect as tcpConnect } from 'node:net';
 import { join, resolve } from 'node:path';
+import type { ConnectionOptions } from 'nats';
 import { newApiKey } from '@immo/contracts';
+import { natsAccountsConfig, type NatsPrincipal } from '@immo/service-kit';
 import { findNatsServer, freePortRange, jetStreamReady } from '@immo/testing';
+import { ensureNatsPasswords, natsConnectOptionsOf, natsCredentialEnv, type NatsPasswords } from './nats-credentials';
 
 /**
  * Node flags per app. Listings holds the grouping index, skeletons and caches of 200,000 properties
@@ -88,6 +91,11 @@ export interface RunningStack {
   apiKey: string;
   adminApiKey: string;
   natsUrl: string;
+  /**
+   * nats.js options to connect as one of the principals (its user, password and inbox prefix):
+   * the stack's nats-server refuses clients without credentials.
+   */
+  natsConnectOptions(principal: NatsPrincipal): ConnectionOptions;
   readonly pids: Record<string, number | undefined>;
   /** Stops one app, or a replica by its label (to see health notice it). */
   stopApp(name: string): Promise<void>;
@@ -246,6 +254,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
   try {
     let natsUrl = options.natsUrl;
+    // An external nats-server is the caller's: its users are its own business.
+    const natsPasswords: NatsPasswords | null = natsUrl ? null : ensureNatsPasswords(dataDir);
     if (!natsUrl) {
       const binary = findNatsServer(options.env ?? process.env);
       if (!binary) throw new Error('nats-server is not installed: run `sudo apt-get install -y nats-server`');
@@ -253,12 +263,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       for (const node of nodes) {
         mkdirSync(node.storeDir, { recursive: true });
         await stopLeftoverNatsServer(node.pidFile, node.storeDir);
-        await launch(node.name, binary, ['-c', writeNatsConfig(node, nodes)], process.env);
+        await launch(node.name, binary, ['-c', writeNatsConfig(node, nodes, natsPasswords as NatsPasswords)], process.env);
       }
       for (const node of nodes) await waitForPort(node.port, 10_000);
       natsUrl = nodes.map((node) => `nats://127.0.0.1:${node.port}`).join(',');
       // A cluster answers JetStream requests once it has elected its meta leader.
-      if (nodes.length > 1) for (const node of nodes) await jetStreamReady(`nats://127.0.0.1:${node.port}`, 30_000);
+      if (nodes.length > 1) for (const node of nodes) await jetStreamReady(`nats://127.0.0.1:${node.port}`, 30_000, natsConnectOptionsOf(natsPasswords, 'listings', ''));
       step(`${nodes.length === 1 ? 'nats-server' : `${nodes.length}-node NATS cluster`} listening on ${natsUrl} (JetStream in ${nodes.length === 1 ? nodes[0]?.storeDir : join(dataDir, 'nats-cluster')})`);
     }
 
@@ -269,7 +279,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       return name === 'listings' && options.listingsStore === 'shared' ? 'shared' : undefined;
     };
     if (APP_NAMES.some((name) => storeOf(name) === 'shared')) {
-      const env = { ...given, NATS_URL: natsUrl, DATA_DIR: dataDir, EXIT_WITH_PARENT_PID: String(process.pid) };
+      const env = { ...given, NATS_URL: natsUrl, DATA_DIR: dataDir, EXIT_WITH_PARENT_PID: String(process.pid), ...natsCredentialEnv(natsPasswords, 'shared-store') };
       await launch('shared-store', process.execPath, ['--enable-source-maps', join(options.root, 'dist', 'tools', 'shared-store', 'src', 'main.js')], env);
       step(`shared store serving the read models of searches and notifier${storeOf('listings') === 'shared' ? ' and listings' : ''} (${join(dataDir, 'shared-store')})`);
     }
@@ -284,6 +294,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           DATA_DIR: dataDir,
           // The apps exit on their own if this launcher dies without stopping them.
           EXIT_WITH_PARENT_PID: String(process.pid),
+          ...natsCredentialEnv(natsPasswords, name),
         };
         if (natsNodes > 1 && given['NATS_REPLICAS'] === undefined) env['NATS_REPLICAS'] = String(natsNodes);
         if (replicas > 1) env['REPLICA_NAME'] = label;
@@ -335,6 +346,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       apiKey,
       adminApiKey,
       natsUrl,
+      natsConnectOptions: (principal) => natsConnectOptionsOf(natsPasswords, principal, natsUrl as string),
       replicasOf(name) {
         if (name === 'nats-server') return [...natsNames];
         return Array.from({ length: replicas }, (_, i) => replicaLabel(name, i + 1));
@@ -462,12 +474,14 @@ function natsNodeSettings(dataDir: string, port: number, count: number, routePor
 }
 
 /**
- * A nats-server's settings: loopback only, JetStream in the data directory, a system account
- * (without which the server warns of every advisory it cannot send: "Advisory could not be sent
- * for account $G"), and for a cluster the routes to the other nodes. JetStream syncs its files to
- * disk every two minutes by default (`sync_interval`): what a machine crash can cost one node.
+ * A nats-server's settings: loopback only, JetStream in the data directory, one user per
+ * principal with its allow-lists and no anonymous access (see `natsAccountsConfig`), a system
+ * account (without which the server warns of every advisory it cannot send: "Advisory could not
+ * be sent for account $G"), and for a cluster the routes to the other nodes. JetStream syncs its
+ * files to disk every two minutes by default (`sync_interval`): what a machine crash can cost one
+ * node. The file holds the passwords: it is readable by its owner only.
  */
-function writeNatsConfig(node: NatsNode, nodes: readonly NatsNode[]): string {
+function writeNatsConfig(node: NatsNode, nodes: readonly NatsNode[], passwords: NatsPasswords): string {
   const file = join(node.storeDir, 'nats-server.conf');
   const lines = [
     `server_name: ${node.serverName}`,
@@ -475,16 +489,13 @@ function writeNatsConfig(node: NatsNode, nodes: readonly NatsNode[]): string {
     `port: ${node.port}`,
     `pid_file: ${JSON.stringify(node.pidFile)}`,
     `jetstream { store_dir: ${JSON.stringify(node.storeDir)} }`,
-    // The apps connect without credentials into the application account; the system account has no user.
-    'accounts { APP { jetstream: enabled, users: [{ user: app, password: app }] }, SYS {} }',
-    'system_account: SYS',
-    'no_auth_user: app',
+    natsAccountsConfig((principal) => JSON.stringify(passwords[principal])),
   ];
   if (nodes.length > 1) {
     const routes = nodes.filter((other) => other !== node).map((other) => JSON.stringify(`nats://127.0.0.1:${other.routePort}`));
     lines.push(`cluster { name: immo, host: 127.0.0.1, port: ${node.routePort}, routes: [${routes.join(', ')}] }`);
   }
-  writeFileSync(file, [...lines, ''].join('\n'));
+  writeFileSync(file, [...lines, ''].join('\n'), { mode: 0o600 });
   return file;
 }
 

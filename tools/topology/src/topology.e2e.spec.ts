@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'nats';
-import { ROOT, startStack, type RunningStack } from '@immo/stack';
+import { permissionViolations, ROOT, startStack, type RunningStack } from '@immo/stack';
 import { freePortRange, startWebhookReceiver, type WebhookReceiver } from '@immo/testing';
 import { scenarioInput } from './scenario-input';
 import { runTopologyScenario, type RunObservations } from './topology-run';
@@ -29,7 +29,7 @@ jest.setTimeout(420_000);
 
 /** The listings replica holding the ingestion lease, by the identity each keeps in its data directory. */
 async function ingestionLeader(stack: RunningStack): Promise<string> {
-  const nats = await connect({ servers: stack.natsUrl.split(',') });
+  const nats = await connect(stack.natsConnectOptions('listings'));
   try {
     const entry = await (await nats.jetstream().views.kv('listings_leases')).get('ingestion');
     const holder = entry === null ? null : (entry.json<{ holder: string }>().holder);
@@ -135,6 +135,9 @@ describe('topology: two replicas of every service on a 3-node NATS cluster, agai
             }
           : undefined,
       });
+      await stack.stop();
+      // Every replica, the shared store and the cluster ran under their NATS users' allow-lists.
+      expect(permissionViolations(join(dataDir, 'logs'))).toEqual([]);
       failed = false;
       return { observed, readiness, killedAtMs };
     } finally {

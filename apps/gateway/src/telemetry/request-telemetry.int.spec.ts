@@ -76,10 +76,10 @@ describe('gateway request ids, access log and HTTP metrics (real NATS, a geo ser
         },
       },
     });
-    geo = await runService('geo', { NATS_URL: server.url, NATS_CONNECT_TIMEOUT_MS: 2000, SHUTDOWN_TIMEOUT_MS: 5000, HEALTH_PORT: 0 }, FakeGeoModule.register(await connectNats(server.url, { name: 'geo', timeoutMs: 2000 })));
+    geo = await runService('geo', { NATS_URL: server.url, NATS_CONNECT_TIMEOUT_MS: 2000, SHUTDOWN_TIMEOUT_MS: 5000, HEALTH_PORT: 0 }, FakeGeoModule.register(await connectNats({ NATS_URL: server.url, NATS_CONNECT_TIMEOUT_MS: 2000 }, { name: 'geo', principal: null })));
 
     // Listings ingestion, answered by hand: keeps the headers and refuses the batch.
-    listingsStub = await connectNats(server.url, { name: 'listings-stub', timeoutMs: 2000 });
+    listingsStub = await connectNats({ NATS_URL: server.url, NATS_CONNECT_TIMEOUT_MS: 2000 }, { name: 'listings-stub', principal: null });
     const codec = JSONCodec<{ id?: string }>();
     listingsStub.subscribe(LISTINGS_SUBJECTS.ingestAdverts, {
       callback: (_error, message) => {
@@ -90,7 +90,7 @@ describe('gateway request ids, access log and HTTP metrics (real NATS, a geo ser
     await listingsStub.flush();
 
     const config = loadConfig('gateway', gatewayConfigSchema, { NATS_URL: server.url, API_KEYS: API_KEY, ADMIN_API_KEY: ADMIN_KEY, DATA_DIR: dataDir, RPC_TIMEOUT_MS: '2000', RATE_LIMIT_REQUESTS: '0', AUTH_FAILURES_PER_MINUTE: '0' });
-    gatewayNats = await connectNats(config.NATS_URL, { name: 'gateway', timeoutMs: 2000 });
+    gatewayNats = await connectNats({ NATS_URL: config.NATS_URL, NATS_CONNECT_TIMEOUT_MS: 2000 }, { name: 'gateway', principal: null });
     const adapter = new FastifyAdapter(gatewayFastifyOptions(config));
     installRequestTelemetry(adapter.getInstance());
     gateway = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(config, gatewayNats), adapter, { logger: processNestLogger() });

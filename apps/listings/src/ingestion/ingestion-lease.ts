@@ -1,8 +1,9 @@
+import { NATS_BUCKETS } from '@immo/contracts';
 import { Logger } from '@nestjs/common';
 import { JSONCodec, type KV, type NatsConnection } from 'nats';
 import { whileJetStreamSettles } from '@immo/event-store';
 
-const BUCKET = 'listings_leases';
+const BUCKET = NATS_BUCKETS.listingsLeases;
 const KEY = 'ingestion';
 const codec = JSONCodec<{ holder: string }>();
 

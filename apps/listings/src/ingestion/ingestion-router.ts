@@ -1,13 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
 import { ErrorCode, JSONCodec, NatsError, type Msg, type NatsConnection, type Subscription } from 'nats';
-import { isRpcErrorPayload, rpcErrors, type IngestAdvertsReply, type RpcErrorPayload } from '@immo/contracts';
+import { isRpcErrorPayload, LISTINGS_SUBJECTS, rpcErrors, type IngestAdvertsReply, type RpcErrorPayload } from '@immo/contracts';
 import { requestIdHeaders, requestIdOfHeaders, withRequestId } from '@immo/service-kit';
 import type { IngestionGate } from './ingestion-gate';
 import { BATCH_TIME_MS, type IngestionService } from './ingestion.service';
 
 /** Where the replica that leads ingestion listens for batches the other replicas received. */
-export const LEADER_INGEST_SUBJECT = 'listings.internal.ingest-adverts.leader.v1';
+export const LEADER_INGEST_SUBJECT = LISTINGS_SUBJECTS.leaderIngest;
 /** How long a batch waits for the gate to open (start-up catch-up, leader change). */
 const GATE_WAIT_MS = 5000;
 /** Above the leader's time for a batch (BATCH_TIME_MS) and below the gateway's own 15 s, so a forwarded batch is answered before the gateway gives up. */

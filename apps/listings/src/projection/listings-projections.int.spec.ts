@@ -214,7 +214,7 @@ describe('listings projections (real JetStream, LMDB read models)', () => {
     await server.start();
     expect(await projections.relay.settled(30_000)).toBe(true);
 
-    const published = await publishedEvents(server.url);
+    const published = await publishedEvents({ servers: server.url });
     const ids = published.map((event) => event.id);
     expect(new Set(ids).size).toBe(ids.length);
     const expected = await expectedEvents();

@@ -1,8 +1,9 @@
+import { NATS_BUCKETS } from '@immo/contracts';
 import { JSONCodec, type KV, type NatsConnection } from 'nats';
 import { whileJetStreamSettles } from '@immo/event-store';
 import { KeyedSerializer } from '@immo/service-kit';
 
-const BUCKET = 'searches_account_locks';
+const BUCKET = NATS_BUCKETS.searchesAccountLocks;
 const POLL_MS = 20;
 const codec = JSONCodec<{ holder: string }>();
 

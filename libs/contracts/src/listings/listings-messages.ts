@@ -6,6 +6,8 @@ import type { PropertyDocument } from './property-document';
 export const LISTINGS_SUBJECTS = {
   /** Crawlers inside the cluster and `POST /admin/adverts` both send batches here. */
   ingestAdverts: 'listings.cmd.ingest-adverts.v1',
+  /** Between listings replicas: a replica that does not lead ingestion forwards a batch to the one that does. */
+  leaderIngest: 'listings.internal.ingest-adverts.leader.v1',
   rebuildProperties: 'listings.cmd.rebuild-properties.v1',
   /** Every listings replica hears it (no queue group): the replica asked to rebuild announces it to all. */
   rebuildAnnounced: 'listings.control.rebuild-announced.v1',

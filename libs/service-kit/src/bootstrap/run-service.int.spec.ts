@@ -57,7 +57,7 @@ describe('a service started by runService, on a real nats-server', () => {
   beforeAll(async () => {
     server = await startNatsServer({ jetstream: false });
     configureLogging('geo', { LOG_LEVEL: 'debug', LOG_FORMAT: 'json' }, { destination: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) } });
-    client = await connectNats(server.url, { name: 'test-client', timeoutMs: 2000 });
+    client = await connectNats({ NATS_URL: server.url, NATS_CONNECT_TIMEOUT_MS: 2000 }, { name: 'test-client', principal: null });
     // The service the handler calls: answers in Nest's envelope and keeps the headers it got.
     client.subscribe(DOWNSTREAM, {
       callback: (_error, message) => {
@@ -67,7 +67,7 @@ describe('a service started by runService, on a real nats-server', () => {
     });
     await client.flush();
     healthPort = await freePort();
-    const nats = await connectNats(server.url, { name: 'geo', timeoutMs: 2000 });
+    const nats = await connectNats({ NATS_URL: server.url, NATS_CONNECT_TIMEOUT_MS: 2000 }, { name: 'geo', principal: null });
     app = await runService('geo', { NATS_URL: server.url, NATS_CONNECT_TIMEOUT_MS: 2000, SHUTDOWN_TIMEOUT_MS: 5000, HEALTH_PORT: healthPort }, TraceModule.register(nats));
     rpc = new NatsRpcClient(client, 2000);
   });
@@ -150,7 +150,7 @@ describe('a service whose start-up hooks are still loading', () => {
 
   beforeAll(async () => {
     server = await startNatsServer({ jetstream: false });
-    client = await connectNats(server.url, { name: 'test-client', timeoutMs: 2000 });
+    client = await connectNats({ NATS_URL: server.url, NATS_CONNECT_TIMEOUT_MS: 2000 }, { name: 'test-client', principal: null });
   });
 
   afterAll(async () => {
@@ -160,7 +160,7 @@ describe('a service whose start-up hooks are still loading', () => {
 
   it('does not join its queue group until they are done: no request is answered from a half-loaded state', async () => {
     const load = new SlowLoad();
-    const nats = await connectNats(server.url, { name: 'geo', timeoutMs: 2000 });
+    const nats = await connectNats({ NATS_URL: server.url, NATS_CONNECT_TIMEOUT_MS: 2000 }, { name: 'geo', principal: null });
     const module: DynamicModule = {
       module: class LoadingModule {},
       imports: [ServiceKitModule.forService({ service: 'geo', instance: 'geo@loading', nats, readiness: [], closables: [] })],

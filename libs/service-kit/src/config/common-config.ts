@@ -25,6 +25,34 @@ const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).def
  */
 const natsReplicas = z.coerce.number().int().min(1).max(5).default(1);
 
+/**
+ * How a process authenticates to NATS: the user and password of its principal (see
+ * `natsPermissions`), and TLS when the brokers require it. Unset user: an anonymous connection,
+ * which only a nats-server without authorization accepts (a test's own broker).
+ */
+const natsCredentialsShape = {
+  NATS_USER: z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, 'must be a NATS user name (lower-case letters, digits, - or _)').optional(),
+  NATS_PASSWORD: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** CA bundle to verify the brokers' certificates (tls:// URLs or a broker requiring TLS). */
+  NATS_TLS_CA_FILE: z.string().min(1).optional(),
+  /** Client certificate and key, for brokers that verify clients (mutual TLS). */
+  NATS_TLS_CERT_FILE: z.string().min(1).optional(),
+  NATS_TLS_KEY_FILE: z.string().min(1).optional(),
+};
+
+/** A user needs its password, and a client certificate its key: one without the other is a mistake. */
+export function requireNatsCredentialPairs(
+  config: { NATS_USER?: string | undefined; NATS_PASSWORD?: string | undefined; NATS_TLS_CERT_FILE?: string | undefined; NATS_TLS_KEY_FILE?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if ((config.NATS_USER === undefined) !== (config.NATS_PASSWORD === undefined)) {
+    ctx.addIssue({ code: 'custom', path: [config.NATS_USER === undefined ? 'NATS_USER' : 'NATS_PASSWORD'], message: 'NATS_USER and NATS_PASSWORD go together' });
+  }
+  if ((config.NATS_TLS_CERT_FILE === undefined) !== (config.NATS_TLS_KEY_FILE === undefined)) {
+    ctx.addIssue({ code: 'custom', path: [config.NATS_TLS_CERT_FILE === undefined ? 'NATS_TLS_CERT_FILE' : 'NATS_TLS_KEY_FILE'], message: 'NATS_TLS_CERT_FILE and NATS_TLS_KEY_FILE go together' });
+  }
+}
+
 /** This replica's name in readiness and logs (a pod's name; `listings-2` on one machine). */
 const replicaName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'must be letters, digits, dots, dashes or underscores').optional();
 
@@ -33,6 +61,7 @@ export const serviceConfigShape = {
   NATS_URL: natsUrl,
   NATS_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
   NATS_REPLICAS: natsReplicas,
+  ...natsCredentialsShape,
   DATA_DIR: z.string().min(1).default('.data'),
   EVENT_STORE: z.enum(['jetstream', 'eventstoredb']).default('jetstream'),
   ESDB_URL: z.string().regex(/^(esdb|esdb\+discover|kurrentdb|kurrent):\/\//, 'must be an esdb:// connection string').optional(),
@@ -54,7 +83,7 @@ export const serviceConfigShape = {
 
 /** A production store kind needs its URL; shared by every service's schema. */
 export function requireStoreUrls(
-  config: { EVENT_STORE: string; ESDB_URL?: string | undefined; DOCUMENT_STORE: string; MONGO_URL?: string | undefined },
+  config: { EVENT_STORE: string; ESDB_URL?: string | undefined; DOCUMENT_STORE: string; MONGO_URL?: string | undefined } & Parameters<typeof requireNatsCredentialPairs>[0],
   ctx: z.RefinementCtx,
 ): void {
   if (config.EVENT_STORE === 'eventstoredb' && !config.ESDB_URL) {
@@ -63,6 +92,7 @@ export function requireStoreUrls(
   if (config.DOCUMENT_STORE === 'mongo' && !config.MONGO_URL) {
     ctx.addIssue({ code: 'custom', path: ['MONGO_URL'], message: 'is required when DOCUMENT_STORE=mongo' });
   }
+  requireNatsCredentialPairs(config, ctx);
 }
 
 export const serviceConfigSchema = z.object(serviceConfigShape).superRefine(requireStoreUrls);
@@ -110,6 +140,7 @@ export const gatewayConfigShape = {
   NATS_URL: natsUrl,
   NATS_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
   NATS_REPLICAS: natsReplicas,
+  ...natsCredentialsShape,
   HOST: z.string().min(1).default('0.0.0.0'),
   REPLICA_NAME: replicaName,
   PORT: port(3000),
@@ -147,6 +178,6 @@ export const gatewayConfigShape = {
     }),
 };
 
-export const gatewayConfigSchema = z.object(gatewayConfigShape);
+export const gatewayConfigSchema = z.object(gatewayConfigShape).superRefine(requireNatsCredentialPairs);
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;

@@ -14,7 +14,18 @@ describe('docker-compose.yml', () => {
 
   /** `${VAR:?message}` stands for an operator-supplied value; use a valid placeholder. */
   const resolve = (value: string) =>
-    String(value).replace(/\$\{([A-Z_]+)(:[?-]([^}]*))?\}/g, (_m, name: string) => (name.endsWith('KEY') || name.endsWith('KEYS') ? 'placeholder-key-0123456789' : ''));
+    String(value).replace(/\$\{([A-Z_]+)(:[?-]([^}]*))?\}/g, (_m, name: string) => (name.endsWith('KEY') || name.endsWith('KEYS') || name.includes('PASSWORD') ? 'placeholder-key-0123456789' : ''));
+
+  it('gives each app its own NATS user, with the password the nats-servers hold for it', () => {
+    for (const app of ['gateway', 'listings', 'geo', 'searches', 'notifier']) {
+      const password = `\${NATS_PASSWORD_${app.toUpperCase()}`;
+      expect(compose.services[app]?.environment?.['NATS_USER']).toBe(app);
+      expect(compose.services[app]?.environment?.['NATS_PASSWORD']).toContain(password);
+      expect(compose.services['nats-1']?.environment?.[`NATS_PASSWORD_${app.toUpperCase()}`]).toContain(password);
+    }
+    // Only the gateway is published on the host.
+    expect(Object.entries(compose.services).filter(([, service]) => (service as { ports?: unknown[] }).ports !== undefined).map(([name]) => name)).toEqual(['gateway']);
+  });
 
   it('runs a three-node NATS cluster, EventStoreDB, MongoDB and the five apps', () => {
     expect(Object.keys(compose.services).sort()).toEqual(
@@ -29,6 +40,8 @@ describe('docker-compose.yml', () => {
       const option = (name: string) => command[command.indexOf(name) + 1];
       expect([option('--name'), option('--cluster_name'), command.includes('-js')]).toEqual([node, 'immo', true]);
       expect((option('--routes') ?? '').split(',').sort()).toEqual(nodes.filter((other) => other !== node).map((other) => `nats://${other}:6222`));
+      // Users and allow-lists from the generated file, no anonymous access.
+      expect(option('-c')).toBe('/etc/nats/accounts.conf');
     }
     for (const app of Object.keys(APP_CONFIGS)) {
       expect(compose.services[app]?.environment).toMatchObject({ NATS_REPLICAS: '3', NATS_URL: nodes.map((node) => `nats://${node}:4222`).join(',') });

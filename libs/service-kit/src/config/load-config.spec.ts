@@ -13,6 +13,23 @@ describe('loadConfig', () => {
     );
   });
 
+  it('takes NATS credentials in pairs, naming the missing half, and refuses a short password', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig('gateway', gatewayConfigSchema, env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems.map((p) => `${p.variable}: ${p.message}`);
+      }
+    };
+    expect(problems({ NATS_USER: 'gateway' })).toEqual(['NATS_PASSWORD: NATS_USER and NATS_PASSWORD go together']);
+    expect(problems({ NATS_USER: 'gateway', NATS_PASSWORD: 'short' })).toEqual(['NATS_PASSWORD: must be at least 16 characters']);
+    expect(problems({ NATS_TLS_KEY_FILE: '/etc/nats/key.pem' })).toEqual(['NATS_TLS_CERT_FILE: NATS_TLS_CERT_FILE and NATS_TLS_KEY_FILE go together']);
+    expect(problems({ NATS_USER: 'Not A User', NATS_PASSWORD: 'long-enough-password-1' })[0]).toMatch(/^NATS_USER: must be a NATS user name/);
+    expect(problems({ NATS_USER: 'gateway', NATS_PASSWORD: 'long-enough-password-1', NATS_TLS_CA_FILE: '/etc/nats/ca.pem' })).toEqual([]);
+    expect(() => loadConfig('geo', serviceConfigSchema, { NATS_PASSWORD: 'long-enough-password-1' })).toThrow(/NATS_USER: NATS_USER and NATS_PASSWORD go together/);
+  });
+
   it('requires the URL of the production store that was chosen', () => {
     try {
       loadConfig('listings', serviceConfigSchema, { EVENT_STORE: 'eventstoredb', DOCUMENT_STORE: 'mongo' });

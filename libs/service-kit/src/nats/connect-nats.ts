@@ -1,16 +1,17 @@
 import { connect, type NatsConnection } from 'nats';
+import { natsConnectionOptions, type NatsClientSettings } from './nats-connection-options';
+import type { NatsPrincipal } from './nats-permissions';
 
 /**
  * Connects to NATS or fails with a message naming NATS and the URL: a service that cannot reach
- * its broker must stop at once rather than retry silently behind a green process.
+ * its broker must stop at once rather than retry silently behind a green process. `principal`:
+ * whose credentials and inbox prefix these are (null for a tool with none of its own).
  */
-export async function connectNats(url: string, options: { name: string; timeoutMs: number }): Promise<NatsConnection> {
-  const servers = url.split(',').map((server) => server.trim());
+export async function connectNats(settings: NatsClientSettings, options: { name: string; principal: NatsPrincipal | null }): Promise<NatsConnection> {
   try {
     return await connect({
-      servers,
+      ...natsConnectionOptions(settings, options.principal),
       name: options.name,
-      timeout: options.timeoutMs,
       // After the first connection, ride out broker restarts instead of exiting.
       reconnect: true,
       maxReconnectAttempts: -1,
@@ -22,6 +23,6 @@ export async function connectNats(url: string, options: { name: string; timeoutM
     });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`Cannot connect to NATS at ${url}: ${reason}`);
+    throw new Error(`Cannot connect to NATS at ${settings.NATS_URL}${settings.NATS_USER ? ` as ${settings.NATS_USER}` : ''}: ${reason}`);
   }
 }

@@ -75,7 +75,7 @@ describe('DurableBatchConsumer on a real nats-server', () => {
 
   beforeAll(async () => {
     server = await startNatsServer();
-    nats = await connectNats(server.url, { name: 'durable-batch-consumer-test', timeoutMs: 2000 });
+    nats = await connectNats({ NATS_URL: server.url, NATS_CONNECT_TIMEOUT_MS: 2000 }, { name: 'durable-batch-consumer-test', principal: null });
     js = nats.jetstream();
   });
 

@@ -41,7 +41,7 @@ describe('NatsRpcClient against a Nest microservice on a real nats-server', () =
       logger: false,
     });
     await service.listen();
-    nats = await connectNats(server.url, { name: 'test', timeoutMs: 2000 });
+    nats = await connectNats({ NATS_URL: server.url, NATS_CONNECT_TIMEOUT_MS: 2000 }, { name: 'test', principal: null });
     client = new NatsRpcClient(nats, 1000);
   });
 
@@ -84,7 +84,7 @@ describe('NatsRpcClient against a Nest microservice on a real nats-server', () =
   });
 
   it('fails to connect with a message naming NATS and the URL', async () => {
-    await expect(connectNats('nats://127.0.0.1:1', { name: 'test', timeoutMs: 1000 })).rejects.toThrow(
+    await expect(connectNats({ NATS_URL: 'nats://127.0.0.1:1', NATS_CONNECT_TIMEOUT_MS: 1000 }, { name: 'test', principal: null })).rejects.toThrow(
       'Cannot connect to NATS at nats://127.0.0.1:1',
     );
   });

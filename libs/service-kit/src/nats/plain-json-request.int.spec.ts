@@ -55,7 +55,7 @@ describe('plain JSON requests to a service started with natsTransportOptions', (
       logger: false,
     });
     await service.listen();
-    nats = await connectNats(server.url, { name: 'test-crawler', timeoutMs: 2000 });
+    nats = await connectNats({ NATS_URL: server.url, NATS_CONNECT_TIMEOUT_MS: 2000 }, { name: 'test-crawler', principal: null });
   });
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { NatsConnection } from 'nats';
 import { createDocumentStore, SharedDocumentStore, type DocumentStore } from '@immo/document-store';
 import { connectEventStoreDb, JetStreamEventStore, type EventStore } from '@immo/event-store';
-import type { ServiceName } from '@immo/contracts';
+import { eventStreamOf, type ServiceName } from '@immo/contracts';
 import type { ServiceConfig } from '../config/common-config';
 import type { ReadinessCheck } from '../health/readiness';
 import { exitForRestart } from '../bootstrap/run-service';
@@ -16,8 +16,8 @@ export async function openEventStore(service: ServiceName, config: Pick<ServiceC
   if (config.EVENT_STORE === 'eventstoredb') return connectEventStoreDb(config.ESDB_URL ?? '');
   return JetStreamEventStore.connect({
     servers: nats,
-    streamName: `${service.toUpperCase()}_EVENTS`,
-    subjectPrefix: `es.${service}`,
+    streamName: eventStreamOf(service).name,
+    subjectPrefix: eventStreamOf(service).subjectPrefix,
     replicas: config.NATS_REPLICAS,
     yieldToEventLoop: () => eventLoopSlice.yieldIfDue(),
   });

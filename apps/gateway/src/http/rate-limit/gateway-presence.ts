@@ -6,11 +6,12 @@
  * its last heartbeat is older than the expiry. Rate limits are shared through NATS only when more
  * than one runs, so a single gateway pays no round trip per request.
  */
+import { NATS_BUCKETS } from '@immo/contracts';
 import { Logger } from '@nestjs/common';
 import type { KV, NatsConnection } from 'nats';
 import { whileJetStreamSettles } from '@immo/event-store';
 
-const BUCKET = 'gateway_presence';
+const BUCKET = NATS_BUCKETS.gatewayPresence;
 const HEARTBEAT_MS = 3_000;
 /** A gateway that stopped heartbeating is forgotten after this long. */
 const EXPIRES_MS = 10_000;

@@ -4,6 +4,7 @@
  * another one runs. If NATS cannot answer, the gateway's own memory decides rather than refusing
  * every request.
  */
+import { NATS_BUCKETS } from '@immo/contracts';
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { whileJetStreamSettles } from '@immo/event-store';
@@ -11,7 +12,7 @@ import type { RateDecision, RatePolicy } from './gcra';
 import { GatewayPresence } from './gateway-presence';
 import { LocalRateStore, SharedRateStore } from './rate-stores';
 
-const BUCKET = 'gateway_rate_limits';
+const BUCKET = NATS_BUCKETS.gatewayRateLimits;
 
 export interface RateLimitSettings extends RatePolicy {
   /** False when RATE_LIMIT_REQUESTS is 0. */
@@ -38,7 +39,7 @@ export class RateLimiter implements OnApplicationShutdown {
    * `replicas`: copies of the shared buckets in a NATS cluster (`NATS_REPLICAS`). `bucket`: the KV
    * bucket of its counts (one per policy: a bucket's time to live follows its policy).
    */
-  static async open(nats: NatsConnection, settings: RateLimitSettings, instance: string, replicas = 1, bucket = BUCKET): Promise<RateLimiter> {
+  static async open(nats: NatsConnection, settings: RateLimitSettings, instance: string, replicas = 1, bucket: string = BUCKET): Promise<RateLimiter> {
     if (!settings.enabled) return RateLimiter.disabled();
     // Idle keys expire once their bucket would be full again anyway.
     const ttl = Math.ceil((settings.windowMs / settings.requests) * settings.burst) + 60_000;
