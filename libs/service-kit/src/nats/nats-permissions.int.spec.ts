@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
 import { NOTIFIER_SUBJECTS, SEARCHES_SUBJECTS } from '@immo/contracts';
-import { startNatsServer, type RunningNatsServer } from '@immo/testing';
+import { newCertificate, startNatsServer, type RunningNatsServer } from '@immo/testing';
 import { natsConnectionOptions } from './nats-connection-options';
 import { NATS_PRINCIPALS, type NatsPrincipal } from './nats-permissions';
 import { natsAccountsConfig, natsPasswordVariableOf } from './nats-server-authorization';
@@ -100,5 +101,33 @@ describe('deploy/nats/accounts.conf (production, passwords from the environment)
     await expect(connect({ servers: server.url, timeout: 2000 })).rejects.toThrow(/Authorization Violation/i);
     const gateway = await connect({ servers: server.url, user: 'gateway', pass: password('gateway'), timeout: 2000 });
     await gateway.close();
+  });
+});
+
+describe('TLS to NATS (NATS_TLS_CA_FILE)', () => {
+  let server: RunningNatsServer;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'nats-tls-'));
+    const { key, cert } = await newCertificate();
+    writeFileSync(join(dir, 'key.pem'), key);
+    writeFileSync(join(dir, 'cert.pem'), cert);
+    const tls = `tls { cert_file: ${JSON.stringify(join(dir, 'cert.pem'))}, key_file: ${JSON.stringify(join(dir, 'key.pem'))} }`;
+    server = await startNatsServer({ config: `${tls}\n${natsAccountsConfig((principal) => JSON.stringify(password(principal)))}\n` });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const settings = (caFile?: string) => ({ NATS_URL: server.url, NATS_CONNECT_TIMEOUT_MS: 2000, NATS_USER: 'geo', NATS_PASSWORD: password('geo'), ...(caFile ? { NATS_TLS_CA_FILE: caFile } : {}) });
+
+  it('connects over TLS, verifying the server against the CA given, and fails without it', async () => {
+    const nats = await connect(natsConnectionOptions(settings(join(dir, 'cert.pem')), 'geo'));
+    expect(nats.info?.tls_required).toBe(true);
+    await nats.close();
+    await expect(connect(natsConnectionOptions(settings(), 'geo'))).rejects.toThrow();
   });
 });
