@@ -5,10 +5,12 @@ import {
   deliveriesRequestSchema,
   deliveryRequestSchema,
   recentNotificationsRequestSchema,
+  rekeyWebhookSecretsRequestSchema,
   rpcErrors,
   testWebhookRequestSchema,
   webhookSecretRequestSchema,
   type WebhookSecretView,
+  type WebhookSecretsRekeyed,
 } from '@immo/contracts';
 import { parseRpcPayload, webhookUrlViolation, type PrivateTargetsAllowed } from '@immo/service-kit';
 import { DeliveryLog } from './deliveries/delivery-log';
@@ -66,6 +68,12 @@ export class NotifierController {
   async rotateWebhookSecret(@Payload() payload: unknown): Promise<WebhookSecretView> {
     const { accountId } = parseRpcPayload(webhookSecretRequestSchema, payload);
     return { secret: await this.secrets.rotate(accountId) };
+  }
+
+  @MessagePattern(NOTIFIER_SUBJECTS.rekeyWebhookSecrets)
+  rekeyWebhookSecrets(@Payload() payload: unknown): Promise<WebhookSecretsRekeyed> {
+    parseRpcPayload(rekeyWebhookSecretsRequestSchema, payload);
+    return this.secrets.rekey();
   }
 
   @MessagePattern(NOTIFIER_SUBJECTS.testWebhook)

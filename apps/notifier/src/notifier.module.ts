@@ -10,6 +10,7 @@ import { EndpointBreakers } from './delivery/endpoint-breakers';
 import { GuardedHttpsClient } from './delivery/guarded-https-client';
 import { NotifierController, PRIVATE_TARGETS_ALLOWED } from './notifier.controller';
 import { registerNotifierMetrics } from './notifier.metrics';
+import { SecretBox } from './secrets/secret-box';
 import { WebhookSecrets } from './secrets/webhook-secrets';
 import { WebhookTester } from './tester/webhook-tester';
 
@@ -56,7 +57,7 @@ export class NotifierModule {
     const allowed = new PrivateTargetsAllowed(config.WEBHOOK_PRIVATE_TARGETS_ALLOWED);
     const client = new GuardedHttpsClient({ allowed, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
     const breakers = new EndpointBreakers({});
-    const secrets = new WebhookSecrets(store, config.WEBHOOK_SECRET_OVERLAP_MS);
+    const secrets = new WebhookSecrets(store, new SecretBox(config.SECRETS_KEY), config.WEBHOOK_SECRET_OVERLAP_MS);
     const searchStates = new SearchStates(rpc);
     searchStates.listen(nats);
     const dispatcher = new DeliveryDispatcher(

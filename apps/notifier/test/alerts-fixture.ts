@@ -21,7 +21,8 @@ export interface AlertsFixture {
   teardown(): Promise<void>;
 }
 
-export async function startAlertsFixture(env: NodeJS.ProcessEnv = {}): Promise<AlertsFixture> {
+/** `dataDir`: the stack's data directory, kept by teardown (a throw-away one otherwise). */
+export async function startAlertsFixture(env: NodeJS.ProcessEnv = {}, dataDir?: string): Promise<AlertsFixture> {
   const certDir = mkdtempSync(join(tmpdir(), 'alerts-e2e-cert-'));
   const receiver = await startWebhookReceiver(certDir);
   const stack = await startStackFixture({
@@ -32,7 +33,7 @@ export async function startAlertsFixture(env: NodeJS.ProcessEnv = {}): Promise<A
     WEBHOOK_MAX_RETRIES: '2',
     WEBHOOK_TIMEOUT_MS: '1500',
     ...env,
-  });
+  }, dataDir);
   const admin = { 'X-API-KEY': stack.stack.adminApiKey };
   const created = await stack.send('POST', '/admin/accounts', { name: 'Alerts e2e' }, admin);
   if (created.status !== 201) throw new Error(`account creation answered ${created.status}`);

@@ -1,19 +1,24 @@
 /**
- * `npm run admin -- <command>`: account and key operations for operators, sent over NATS to the
- * searches service of a running stack (NATS_URL, default nats://127.0.0.1:4222), as the NATS
- * user `admin` (NATS_USER / NATS_PASSWORD, or the password `npm start` generated in DATA_DIR).
- * The same operations as the admin HTTP routes, for when the gateway is not the way in.
+ * `npm run admin -- <command>`: account, key and secret operations for operators, sent over NATS
+ * to the services of a running stack (NATS_URL, default nats://127.0.0.1:4222), as the NATS user
+ * `admin` (NATS_USER / NATS_PASSWORD, or the password `npm start` generated in DATA_DIR). The
+ * account operations are those of the admin HTTP routes, for when the gateway is not the way in.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { connect, type NatsConnection } from 'nats';
-import { SEARCHES_SUBJECTS, type AccountsPage, type CreatedAccount, type IssuedKey } from '@immo/contracts';
+import { NOTIFIER_SUBJECTS, SEARCHES_SUBJECTS, type AccountsPage, type CreatedAccount, type IssuedKey, type WebhookSecretsRekeyed } from '@immo/contracts';
 import { natsClientSettingsFromEnv, natsConnectionOptions, natsPasswordsFile, NatsRpcClient, RpcCallError, type NatsClientSettings } from '@immo/service-kit';
 
 export const USAGE = `usage: npm run admin -- <command>
   accounts create <name>          create an account and its first key (shown once)
   accounts list [page]            list accounts and their keys (ids only)
   keys rotate <accountId>         issue another key for an account (shown once)
-  keys revoke <accountId> <keyId> revoke a key (every gateway refuses it within seconds)`;
+  keys revoke <accountId> <keyId> revoke a key (every gateway refuses it within seconds)
+  secrets rekey                   re-encrypt the stored webhook secrets under the first key of
+                                  the notifier's SECRETS_KEY (a key rotation)`;
+
+/** Every account's record is read and written once: far longer than a lookup may take. */
+const REKEY_TIMEOUT_MS = 10 * 60_000;
 
 export type Output = (line: string) => void;
 
@@ -50,10 +55,21 @@ export async function runAdminCommand(args: string[], rpc: NatsRpcClient, out: O
       out(`key ${rest[1]} revoked`);
       return 0;
     }
+    if (group === 'secrets' && command === 'rekey' && rest.length === 0) {
+      const rekeyed = await rpc.request<WebhookSecretsRekeyed>(NOTIFIER_SUBJECTS.rekeyWebhookSecrets, {}, { timeoutMs: REKEY_TIMEOUT_MS });
+      out(`${rekeyed.reencrypted} webhook secret record(s) re-encrypted under key ${rekeyed.keyId}`);
+      if (rekeyed.unreadable.length === 0) {
+        out(`Every stored webhook secret is under key ${rekeyed.keyId}: the other keys can be dropped from SECRETS_KEY.`);
+        return 0;
+      }
+      out(`error: ${rekeyed.unreadable.length} record(s) could not be read with SECRETS_KEY (sealed under a key it no longer holds, or altered); put that key back before dropping any:`);
+      for (const accountId of rekeyed.unreadable) out(`    account ${accountId}`);
+      return 1;
+    }
     return usage(out);
   } catch (error) {
     if (error instanceof RpcCallError) {
-      if (error.kind === 'unavailable') out(`error: no searches service answers (is the stack running?): ${error.message}`);
+      if (error.kind === 'unavailable') out(`error: no ${group === 'secrets' ? 'notifier' : 'searches'} service answers (is the stack running?): ${error.message}`);
       else if (error.payload?.violations?.length) out(`error: ${error.payload.violations.map((v) => `${v.propertyPath} ${v.message}`).join('; ')}`);
       else out(`error: ${error.message}`);
       return 1;

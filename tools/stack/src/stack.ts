@@ -130,6 +130,21 @@ export function ensureApiKey(dataDir: string, name: 'api-key' | 'admin-api-key' 
   return key;
 }
 
+/**
+ * The notifier's SECRETS_KEY (the key webhook signing secrets are stored encrypted under): the one
+ * given in the environment, else one made on first start and kept in `DATA_DIR/secrets-key`, so
+ * that the secrets stored there still open after a restart.
+ */
+export function ensureSecretsKey(dataDir: string, given: NodeJS.ProcessEnv): string {
+  const configured = given['SECRETS_KEY'];
+  if (configured !== undefined && configured !== '') return configured;
+  const file = join(dataDir, 'secrets-key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = `k1:${randomBytes(32).toString('base64')}`;
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
+}
+
 async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
@@ -219,6 +234,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   mkdirSync(dataDir, { recursive: true });
   const apiKey = ensureApiKey(dataDir);
   const adminApiKey = ensureApiKey(dataDir, 'admin-api-key');
+  const secretsKey = ensureSecretsKey(dataDir, { ...process.env, ...options.env });
   const children = new Map<string, ChildProcess>();
   const launchSettings = new Map<string, { command: string; args: string[]; env: NodeJS.ProcessEnv }>();
   // Spawn wants file descriptors, so each log file is opened before its process starts; the
@@ -302,6 +318,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         if (store !== undefined) env['DOCUMENT_STORE'] = store;
         // A listings replica keeps its identity, snapshot and (embedded) read models in a directory of its own.
         if (name === 'listings' && replica > 1) env['DATA_DIR'] = join(dataDir, 'replicas', label);
+        // The key that opens the webhook secrets goes to the notifier alone.
+        if (name === 'notifier') env['SECRETS_KEY'] = secretsKey;
+        else delete env['SECRETS_KEY'];
         if (name === 'gateway') {
           env['PORT'] = String(options.port + replica - 1);
           env['ADMIN_API_KEY'] = adminApiKey;

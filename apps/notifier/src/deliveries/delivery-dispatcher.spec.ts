@@ -1,10 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
 import type { AlertNotification, NotificationState } from '@immo/contracts';
 import { EmbeddedDocumentStore, type DocumentCollection } from '@immo/document-store';
 import { EndpointBreakers } from '../delivery/endpoint-breakers';
 import type { GuardedHttpsClient, PostOutcome } from '../delivery/guarded-https-client';
-import { WebhookSecrets } from '../secrets/webhook-secrets';
+import { SecretBox } from '../secrets/secret-box';
+import { WEBHOOK_SECRETS_COLLECTION, WebhookSecrets } from '../secrets/webhook-secrets';
 import { DeliveryDispatcher, type DispatchPolicy, type DispatcherHooks } from './delivery-dispatcher';
 import { DELIVERIES_COLLECTION, newDelivery, type DeliveryDoc } from './delivery-records';
 import type { SearchStates } from './search-states';
@@ -104,7 +106,7 @@ describe('DeliveryDispatcher', () => {
     deliveries = store.collection<DeliveryDoc>(DELIVERIES_COLLECTION);
     post = jest.fn(async (_url: string, _body: string, _headers: Record<string, string>) => answered(200));
     breakers = new EndpointBreakers({ volumeThreshold: 10, resetTimeoutMs: 60_000 });
-    secrets = new WebhookSecrets(store, 24 * 3600 * 1000, clock);
+    secrets = new WebhookSecrets(store, new SecretBox([{ id: 'test', key: randomBytes(32) }]), 24 * 3600 * 1000, clock);
     state = { searchId: SEARCH_ID, active: true, endpointRecipient: MATCH_ENDPOINT, eventEndpoint: EVENT_ENDPOINT };
     searchStates = { of: jest.fn(async (_searchId: string) => state), forget: jest.fn() };
     hooks = { endpointGone: jest.fn() };
@@ -298,6 +300,28 @@ describe('DeliveryDispatcher', () => {
 
       expect(deferredDoc).toMatchObject({ status: 'pending', attempts: [], nextAttemptAtMs: nowMs + UNKNOWN_STATE_DEFER_MS });
       expect(post).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('given the account’s secret is sealed under a key the notifier no longer holds', () => {
+    it('when due, then the delivery is deferred unsigned and unsent, without an attempt, until its secret can be read', async () => {
+      const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+      await new WebhookSecrets(store, new SecretBox([{ id: 'retired', key: randomBytes(32) }]), 24 * 3600 * 1000, clock).current(ACCOUNT_ID);
+
+      const doc = await recordAndEnqueue();
+      // Revision 2 is the claim, 3 what the holder decided.
+      const deferredDoc = await eventually(() => stored(doc._id), (d) => d.revision > 2);
+
+      expect(deferredDoc).toMatchObject({ status: 'pending', attempts: [], attemptStartedAt: null, nextAttemptAtMs: nowMs + 60_000 });
+      expect(post).not.toHaveBeenCalled();
+      expect(error).toHaveBeenCalledWith(expect.stringContaining(`the webhook secret of account ${ACCOUNT_ID} cannot be read (sealed under key "retired"`));
+
+      // The record readable again (here: made afresh), the delivery goes out when due, signed.
+      await store.collection(WEBHOOK_SECRETS_COLLECTION).deleteById(ACCOUNT_ID);
+      nowMs += 60_000;
+      expect((await eventually(() => stored(doc._id), (d) => d.status !== 'pending', SCAN_MS * 4)).status).toBe('delivered');
+      const [, body, headers] = post.mock.calls[0]!;
+      expect(verify(body, headers, await secrets.current(ACCOUNT_ID))).toEqual(JSON.parse(doc.payload));
     });
   });
 

@@ -26,6 +26,7 @@ import type { EndpointBreakers } from '../delivery/endpoint-breakers';
 import { decideAfterAttempt } from '../delivery/delivery-outcome';
 import type { GuardedHttpsClient, PostOutcome } from '../delivery/guarded-https-client';
 import { webhookHeaders } from '../delivery/webhook-signer';
+import { SecretBoxError } from '../secrets/secret-box';
 import type { WebhookSecrets } from '../secrets/webhook-secrets';
 import { DELIVERIES_COLLECTION, interruptedAttempt, type DeliveryDoc } from './delivery-records';
 import { HostFairQueue } from './host-fair-queue';
@@ -48,6 +49,11 @@ const SCAN_LIMIT = 2000;
 const BREAKER_DEFER_MS = 5_000;
 /** The searches service could not say whether the search still wants it: try again soon. */
 const UNKNOWN_STATE_DEFER_MS = 2_000;
+/**
+ * The account's secret could not be read (sealed under a key SECRETS_KEY no longer holds): nothing
+ * goes out unsigned or signed with another secret, and no attempt is counted; it waits for the key.
+ */
+const UNREADABLE_SECRET_DEFER_MS = 60_000;
 /** An earlier delivery about the same property to the same endpoint is under way: look again this soon. */
 const BEHIND_EARLIER_DEFER_MS = 250;
 
@@ -188,7 +194,15 @@ export class DeliveryDispatcher {
       return;
     }
 
-    const secrets = await this.secrets.signing(doc.accountId);
+    let secrets: string[];
+    try {
+      secrets = await this.secrets.signing(doc.accountId);
+    } catch (error) {
+      if (!(error instanceof SecretBoxError)) throw error;
+      this.logger.error(`delivery ${id} cannot be signed: the webhook secret of account ${doc.accountId} cannot be read (${error.message}); deferred`);
+      await this.save({ ...doc, revision: doc.revision + 1, nextAttemptAtMs: this.now() + UNREADABLE_SECRET_DEFER_MS, attemptStartedAt: null });
+      return;
+    }
     const headers = webhookHeaders(doc._id, Math.floor(this.now() / 1000), doc.payload, secrets);
     const result = await this.breakers.run(host, () => this.client.post(doc.endpoint, doc.payload, headers));
     if (result.refused) {

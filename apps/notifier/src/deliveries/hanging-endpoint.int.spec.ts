@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { PrivateTargetsAllowed } from '@immo/service-kit';
 import { startWebhookReceiver, type WebhookReceiver } from '@immo/testing';
 import { EndpointBreakers } from '../delivery/endpoint-breakers';
 import { GuardedHttpsClient } from '../delivery/guarded-https-client';
+import { SecretBox } from '../secrets/secret-box';
 import { WebhookSecrets } from '../secrets/webhook-secrets';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { DELIVERIES_COLLECTION, newDelivery, type DeliveryDoc } from './delivery-records';
@@ -53,7 +55,7 @@ describe('DeliveryDispatcher with a hanging endpoint and a healthy one (real HTT
       store,
       client,
       new EndpointBreakers({}),
-      new WebhookSecrets(store, 60_000),
+      new WebhookSecrets(store, new SecretBox([{ id: 'test', key: randomBytes(32) }]), 60_000),
       searchStates,
       { maxRetries: 5, retryIntervalMs: 3_600_000, concurrency: 64, claimMs: 60_000 },
       { endpointGone: () => undefined },

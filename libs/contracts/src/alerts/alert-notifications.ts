@@ -98,6 +98,8 @@ export const NOTIFIER_SUBJECTS = {
   webhookSecret: 'notifier.query.webhook-secret.v1',
   rotateWebhookSecret: 'notifier.cmd.rotate-webhook-secret.v1',
   testWebhook: 'notifier.cmd.test-webhook.v1',
+  /** Operators: seal every stored webhook secret under the first key of SECRETS_KEY (a key rotation). */
+  rekeyWebhookSecrets: 'notifier.cmd.rekey-webhook-secrets.v1',
   /** A search's notifications recorded after a given one (the live stream's `Last-Event-ID` resume). */
   recentNotifications: 'notifier.query.recent-notifications.v1',
   /** Core NATS: each notification of a search, once recorded (the live stream). */
@@ -109,6 +111,7 @@ export const deliveriesRequestSchema = z
   .strict();
 export const deliveryRequestSchema = z.object({ searchId: uuidSchema, deliveryId: uuidSchema }).strict();
 export const webhookSecretRequestSchema = z.object({ accountId: uuidSchema }).strict();
+export const rekeyWebhookSecretsRequestSchema = z.object({}).strict();
 export const testWebhookRequestSchema = z
   .object({
     accountId: uuidSchema,
@@ -161,6 +164,16 @@ export interface LiveNotification {
 
 export interface WebhookSecretView {
   secret: string;
+}
+
+/** What `secrets rekey` did: no secret changes, only the key the stored ones are sealed under. */
+export interface WebhookSecretsRekeyed {
+  /** The key every record that could be opened is now sealed under. */
+  keyId: string;
+  /** Records sealed again under it (or sealed for the first time, when stored plain). */
+  reencrypted: number;
+  /** Accounts whose record could not be opened: sealed under a key SECRETS_KEY no longer holds, or altered. */
+  unreadable: string[];
 }
 
 /** `GET /webhook-tester`: the original service's `{success, code, error}` plus what helps debugging. */

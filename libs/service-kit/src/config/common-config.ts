@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secretsKey } from './secrets-key';
 
 const natsUrl = z
   .string()
@@ -132,6 +133,8 @@ export const notifierConfigShape = {
   WEBHOOK_SECRET_OVERLAP_MS: durationMs(24 * 3_600_000),
   /** Requests in flight at once, over every endpoint. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(256),
+  /** Keys the webhook signing secrets are stored sealed under (see secrets-key.ts). */
+  SECRETS_KEY: secretsKey,
 };
 export const notifierConfigSchema = z.object(notifierConfigShape).superRefine(requireStoreUrls);
 export type NotifierConfig = z.output<typeof notifierConfigSchema>;

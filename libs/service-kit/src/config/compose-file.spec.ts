@@ -13,8 +13,11 @@ describe('docker-compose.yml', () => {
   };
 
   /** `${VAR:?message}` stands for an operator-supplied value; use a valid placeholder. */
-  const resolve = (value: string) =>
-    String(value).replace(/\$\{([A-Z_]+)(:[?-]([^}]*))?\}/g, (_m, name: string) => (name.endsWith('KEY') || name.endsWith('KEYS') || name.includes('PASSWORD') ? 'placeholder-key-0123456789' : ''));
+  const placeholder = (name: string) => {
+    if (name === 'SECRETS_KEY') return `k1:${Buffer.alloc(32).toString('base64')}`;
+    return name.endsWith('KEY') || name.endsWith('KEYS') || name.includes('PASSWORD') ? 'placeholder-key-0123456789' : '';
+  };
+  const resolve = (value: string) => String(value).replace(/\$\{([A-Z_]+)(:[?-]([^}]*))?\}/g, (_m, name: string) => placeholder(name));
 
   it('gives each app its own NATS user, with the password the nats-servers hold for it', () => {
     for (const app of ['gateway', 'listings', 'geo', 'searches', 'notifier']) {
@@ -68,6 +71,11 @@ describe('docker-compose.yml', () => {
       });
     });
   }
+
+  it('has the operator supply the secrets: the client and admin keys, and the key webhook secrets are stored under', () => {
+    expect(compose.services['gateway']?.environment).toMatchObject({ API_KEYS: expect.stringMatching(/^\$\{API_KEYS:\?/), ADMIN_API_KEY: expect.stringMatching(/^\$\{ADMIN_API_KEY:\?/) });
+    expect(compose.services['notifier']?.environment).toMatchObject({ SECRETS_KEY: expect.stringMatching(/^\$\{SECRETS_KEY:\?[^$]*\}$/) });
+  });
 
   it('points the services at the production stores', () => {
     for (const app of ['listings', 'searches', 'notifier', 'geo']) {

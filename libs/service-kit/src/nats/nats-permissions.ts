@@ -151,7 +151,7 @@ export function natsPermissions(): Record<NatsPrincipal, NatsGrant> {
       sharedStoreDatabase('searches'),
     ),
     notifier: merge(
-      handles(N.deliveries, N.delivery, N.retryDelivery, N.webhookSecret, N.rotateWebhookSecret, N.testWebhook, N.recentNotifications),
+      handles(N.deliveries, N.delivery, N.retryDelivery, N.webhookSecret, N.rotateWebhookSecret, N.testWebhook, N.recentNotifications, N.rekeyWebhookSecrets),
       handles(S.searchChanged),
       broadcasts(liveSubjects),
       requests(S.notificationState, S.endpointGone, L.listProperties),
@@ -159,8 +159,8 @@ export function natsPermissions(): Record<NatsPrincipal, NatsGrant> {
       streamClient(ALERT_NOTIFICATIONS_STREAM),
       sharedStoreDatabase('notifier'),
     ),
-    // `npm run admin`: accounts and keys, and a rebuild of the listings read models.
-    admin: merge(requests(S.createAccount, S.listAccounts, S.issueKey, S.revokeKey), requests(L.rebuildProperties)),
+    // `npm run admin`: accounts and keys, re-encryption of the webhook secrets, and a rebuild of the listings read models.
+    admin: merge(requests(S.createAccount, S.listAccounts, S.issueKey, S.revokeKey), requests(N.rekeyWebhookSecrets), requests(L.rebuildProperties)),
     // Crawlers inside the cluster send their batches straight to listings (plain JSON).
     crawler: requests(L.ingestAdverts),
     'shared-store': handles(SHARED_STORE_SUBJECTS, SHARED_STORE_PART_SUBJECTS),
