@@ -312,6 +312,7 @@ const webhookThroughput: Scenario = {
           matchId: randomUUID(),
           payload,
           createdAt: new Date().toISOString(),
+          email: null,
         };
       });
       const healthyCount = notifications.filter((n) => !(n.endpoint ?? '').includes('/hang/')).length;

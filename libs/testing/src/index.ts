@@ -11,3 +11,4 @@ export * from './cpu-wait';
 export * from './process-cpu';
 export * from './until';
 export * from './machine-steal';
+export * from './smtp-catcher';

@@ -569,7 +569,7 @@ const eventPayload = objectSchema<EventPayload>(
 
 const deliveryAttempt = objectSchema<DeliveryAttempt>({
   at: DATE_TIME,
-  statusCode: nullable({ type: 'integer', description: "The receiver's status; null when none came back (refused, timed out, unreachable)" }),
+  statusCode: nullable({ type: 'integer', description: "The receiver's status (HTTP; for an e-mail, the SMTP server's reply code); null when none came back (refused, timed out, unreachable)" }),
   durationMs: NUMBER,
   error: nullable(STRING),
 });
@@ -577,16 +577,18 @@ const deliveryAttempt = objectSchema<DeliveryAttempt>({
 const delivery = objectSchema<DeliveryView & { '@context': string; '@id': string; '@type': string }>(
   {
     ...jsonLd('/contexts/Delivery', 'Delivery', '/searches/5f0c1f9e-8a47-4d0b-9a43-3f2d0c1e7b11/deliveries/4b1e0c2d-3f4a-4b5c-8d6e-7f8091a2b3c4'),
-    id: { ...UUID, description: 'The `webhook-id` header every attempt sent' },
+    id: { ...UUID, description: 'The `webhook-id` header every attempt sent (an e-mail: its `Message-ID`)' },
     searchId: UUID,
-    kind: { type: 'string', enum: [...NOTIFICATION_KINDS], description: '`match` for a Match payload, an event kind for an Event payload' },
+    channel: { type: 'string', enum: ['webhook', 'email'], description: '`webhook`: one notification POSTed to `endpoint`; `email`: an e-mail to `endpoint` (`mailto:…`) listing `notifications`' },
+    kind: { type: 'string', enum: [...NOTIFICATION_KINDS], description: '`match` for a Match payload, an event kind for an Event payload (an e-mail: the kind of its first notification)' },
     endpoint: { type: 'string', format: 'uri' },
+    notifications: { type: 'array', items: UUID, description: 'The notifications an e-mail lists; for a webhook, its own id' },
     status: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
     createdAt: DATE_TIME,
     nextAttemptAt: { ...nullable(DATE_TIME), description: 'When the next attempt is due (pending only)' },
     attempts: arrayOf(ref('DeliveryAttempt')),
   },
-  { description: 'One webhook delivery and its attempts' },
+  { description: 'One webhook delivery, or one alert e-mail, and its attempts' },
 );
 
 const webhookSecret = objectSchema<WebhookSecretView>({ secret: { type: 'string', pattern: '^whsec_', description: 'Standard Webhooks secret (`whsec_` and base64)' } });

@@ -38,6 +38,7 @@ function aNotification(overrides: Partial<AlertNotification> = {}): AlertNotific
     matchId: MATCH_ID,
     payload: JSON.stringify({ '@type': 'Match', '@id': `/matches/${MATCH_ID}`, notification: id, city: 'Lyon 3e' }),
     createdAt: '2026-03-05T08:00:00.000Z',
+    email: null,
     ...overrides,
   };
 }
@@ -107,7 +108,7 @@ describe('DeliveryDispatcher', () => {
     post = jest.fn(async (_url: string, _body: string, _headers: Record<string, string>) => answered(200));
     breakers = new EndpointBreakers({ volumeThreshold: 10, resetTimeoutMs: 60_000 });
     secrets = new WebhookSecrets(store, new SecretBox([{ id: 'test', key: randomBytes(32) }]), 24 * 3600 * 1000, clock);
-    state = { searchId: SEARCH_ID, active: true, endpointRecipient: MATCH_ENDPOINT, eventEndpoint: EVENT_ENDPOINT };
+    state = { searchId: SEARCH_ID, active: true, endpointRecipient: MATCH_ENDPOINT, eventEndpoint: EVENT_ENDPOINT, notificationRecipient: null };
     searchStates = { of: jest.fn(async (_searchId: string) => state), forget: jest.fn() };
     hooks = { endpointGone: jest.fn() };
     dispatcher = new DeliveryDispatcher(

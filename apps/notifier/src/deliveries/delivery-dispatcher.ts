@@ -18,6 +18,10 @@
  * Deliveries about one property to one endpoint go in the order they were decided: one waits
  * while an earlier one is still pending (under way, or waiting for its retry), so a receiver never
  * hears of a second price drop before the first, whatever the retries and the replicas.
+ *
+ * E-mails (`channel: email`) take the same path: claimed, checked against the search, sent
+ * through the breaker of their SMTP server, recorded; a search's e-mails to one address go in the
+ * order they were formed.
  */
 import { Logger } from '@nestjs/common';
 import type { DeliveryAttempt } from '@immo/contracts';
@@ -26,6 +30,8 @@ import type { EndpointBreakers } from '../delivery/endpoint-breakers';
 import { decideAfterAttempt } from '../delivery/delivery-outcome';
 import type { GuardedHttpsClient, PostOutcome } from '../delivery/guarded-https-client';
 import { webhookHeaders } from '../delivery/webhook-signer';
+import { decideAfterEmail, type SmtpOutcome } from '../email/smtp-outcome';
+import type { EmailMessage, OutgoingEmail } from '../email/smtp-mailer';
 import { SecretBoxError } from '../secrets/secret-box';
 import type { WebhookSecrets } from '../secrets/webhook-secrets';
 import { DELIVERIES_COLLECTION, interruptedAttempt, type DeliveryDoc } from './delivery-records';
@@ -56,6 +62,13 @@ const UNKNOWN_STATE_DEFER_MS = 2_000;
 const UNREADABLE_SECRET_DEFER_MS = 60_000;
 /** An earlier delivery about the same property to the same endpoint is under way: look again this soon. */
 const BEHIND_EARLIER_DEFER_MS = 250;
+
+/** Sends e-mails (see SmtpMailer), with its own breakers: SMTP servers are unwell differently. */
+export interface EmailChannel {
+  serverFor(recipient: string): string;
+  send(email: OutgoingEmail): Promise<SmtpOutcome>;
+  breakers: EndpointBreakers<SmtpOutcome>;
+}
 
 export interface DispatcherHooks {
   /** A receiver answered 410 Gone. */
@@ -89,6 +102,7 @@ export class DeliveryDispatcher {
     private readonly policy: DispatchPolicy,
     private readonly hooks: DispatcherHooks,
     private readonly now: () => number = Date.now,
+    private readonly email: EmailChannel | null = null,
   ) {
     this.deliveries = store.collection<DeliveryDoc>(DELIVERIES_COLLECTION);
     this.queue = new HostFairQueue(policy.concurrency, MAX_PER_HOST);
@@ -116,7 +130,9 @@ export class DeliveryDispatcher {
   enqueue(doc: Pick<DeliveryDoc, '_id' | 'endpoint'>): void {
     // A stream-only notification has nowhere to be sent.
     if (this.stopped || doc.endpoint === null) return;
-    if (this.queue.push(hostOf(doc.endpoint), doc._id)) this.pump();
+    const recipient = recipientOf(doc.endpoint);
+    const host = recipient === null ? hostOf(doc.endpoint) : (this.email?.serverFor(recipient) ?? 'smtp:none');
+    if (this.queue.push(host, doc._id)) this.pump();
   }
 
   private scheduleScan(delayMs: number): void {
@@ -179,10 +195,12 @@ export class DeliveryDispatcher {
     // Another replica claimed it between the read and this write: it is theirs.
     if ((await this.deliveries.upsert(doc)) === 'stale') return;
 
+    const recipient = doc.channel === 'email' ? recipientOf(doc.endpoint) : null;
     let wanted: boolean;
     try {
       const state = await this.searches.of(doc.searchId);
-      wanted = state.active && (doc.kind === 'match' ? state.endpointRecipient : state.eventEndpoint) === doc.endpoint;
+      const target = recipient !== null ? (state.notificationRecipient?.toLowerCase() ?? null) : doc.kind === 'match' ? state.endpointRecipient : state.eventEndpoint;
+      wanted = state.active && target === (recipient ?? doc.endpoint);
     } catch (error) {
       this.logger.warn(`cannot tell whether search ${doc.searchId} still wants delivery ${id} (${String(error)}); deferred`);
       await this.save({ ...doc, revision: doc.revision + 1, nextAttemptAtMs: this.now() + UNKNOWN_STATE_DEFER_MS, attemptStartedAt: null });
@@ -193,6 +211,7 @@ export class DeliveryDispatcher {
       await this.save({ ...doc, revision: doc.revision + 1, status: 'failed', nextAttemptAtMs: null, attemptStartedAt: null, failure: 'cancelled: the search was deleted, its notifications turned off or this endpoint replaced' });
       return;
     }
+    if (recipient !== null) return this.attemptEmail(doc, recipient, host, startedAt);
 
     let secrets: string[];
     try {
@@ -240,8 +259,49 @@ export class DeliveryDispatcher {
     }
   }
 
-  /** The earliest delivery decided before this one about the same property to the same endpoint, still pending. */
+  private async attemptEmail(doc: DeliveryDoc & { endpoint: string }, recipient: string, host: string, startedAt: string): Promise<void> {
+    if (this.email === null) {
+      // A replica without SMTP settings leaves the e-mail to one that has them, or to a restart with them.
+      await this.save({ ...doc, revision: doc.revision + 1, nextAttemptAtMs: this.now() + UNKNOWN_STATE_DEFER_MS, attemptStartedAt: null });
+      return;
+    }
+    const { unsubscribeUrl, ...message } = JSON.parse(doc.payload) as EmailMessage & { unsubscribeUrl: string };
+    const email = this.email;
+    const result = await email.breakers.run(host, () => email.send({ id: doc._id, to: recipient, message, unsubscribeUrl }));
+    if (result.refused) {
+      this.counters.deferred++;
+      await this.save({ ...doc, revision: doc.revision + 1, nextAttemptAtMs: this.now() + BREAKER_DEFER_MS, attemptStartedAt: null });
+      return;
+    }
+    const { outcome } = result;
+    const attempt: DeliveryAttempt = { at: startedAt, statusCode: outcome.statusCode, durationMs: Math.round(outcome.durationMs), error: outcome.error };
+    const attempts = [...doc.attempts, attempt];
+    const decision = decideAfterEmail(outcome, attempts.length, this.policy, this.now());
+    const next: DeliveryDoc = { ...doc, revision: doc.revision + 1, attempts, attemptStartedAt: null };
+    if (decision.status === 'delivered') {
+      this.counters.delivered++;
+      await this.save({ ...next, status: 'delivered', nextAttemptAtMs: null, failure: null }, attempt);
+    } else if (decision.status === 'retry') {
+      this.counters.retried++;
+      await this.save({ ...next, nextAttemptAtMs: decision.atMs }, attempt);
+    } else {
+      this.counters.failed++;
+      await this.save({ ...next, status: 'failed', nextAttemptAtMs: null, failure: decision.reason }, attempt);
+    }
+  }
+
+  /**
+   * The earliest delivery decided before this one about the same property to the same endpoint,
+   * still pending; for an e-mail, the search's earliest e-mail to that address still pending.
+   */
   private async earlierPending(doc: DeliveryDoc): Promise<DeliveryDoc | null> {
+    if (doc.channel === 'email') {
+      const [earlier] = await this.deliveries.find(
+        { endpoint: doc.endpoint, searchId: doc.searchId, status: 'pending', createdAt: { $lt: doc.createdAt } },
+        { sort: { createdAt: 1 }, limit: 1 },
+      );
+      return earlier ?? null;
+    }
     const [earlier] = await this.deliveries.find(
       { propertyId: doc.propertyId, searchId: doc.searchId, endpoint: doc.endpoint, status: 'pending', streamSeq: { $lt: doc.streamSeq } },
       { sort: { streamSeq: 1 }, limit: 1 },
@@ -280,4 +340,9 @@ function hostOf(endpoint: string): string {
   } catch {
     return endpoint;
   }
+}
+
+/** The address of an e-mail's `mailto:` endpoint; null for a webhook URL. */
+function recipientOf(endpoint: string): string | null {
+  return endpoint.startsWith('mailto:') ? endpoint.slice('mailto:'.length) : null;
 }

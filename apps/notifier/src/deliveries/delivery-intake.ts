@@ -3,12 +3,14 @@
  * ledger: each is recorded as pending before its first attempt, in one commit per batch, and
  * acknowledged after that commit. A notification whose id the ledger already holds (a
  * republished or redelivered message, however late) is dropped. Once recorded, each goes to the
- * search's live stream and to the dispatcher.
+ * search's live stream and to the dispatcher. A notification for a search with an e-mail
+ * recipient also waits for its e-mail (an item written in the same commit, see EmailBatcher).
  */
 import { Logger } from '@nestjs/common';
 import type { JsMsg, NatsConnection } from 'nats';
 import { alertNotificationSchema, NOTIFIER_SUBJECTS, type AlertNotification, type LiveNotification } from '@immo/contracts';
-import type { DocumentCollection, DocumentStore } from '@immo/document-store';
+import type { DocumentCollection, DocumentStore, DocumentWrite } from '@immo/document-store';
+import { EMAIL_ITEMS_COLLECTION, newEmailItem } from '../email/email-items';
 import { ALERT_NOTIFICATIONS_STREAM_SETTINGS, DurableBatchConsumer, replicated } from '@immo/service-kit';
 import type { DeliveryDispatcher } from './delivery-dispatcher';
 import { DELIVERIES_COLLECTION, newDelivery, type DeliveryDoc } from './delivery-records';
@@ -26,13 +28,17 @@ export class DeliveryIntake {
 
   constructor(
     private readonly nats: NatsConnection,
-    store: DocumentStore,
+    private readonly store: DocumentStore,
     private readonly dispatcher: DeliveryDispatcher,
     private readonly now: () => number = Date.now,
     /** Copies of the notifications stream in a NATS cluster (`NATS_REPLICAS`). */
     replicas = 1,
+    /** Whether e-mails are sent (an SMTP server is configured): otherwise no item waits for one. */
+    private readonly emailsSent = false,
   ) {
     this.deliveries = store.collection<DeliveryDoc>(DELIVERIES_COLLECTION);
+    // Declared (with its index) before the first commit writes to it.
+    if (emailsSent) store.collection(EMAIL_ITEMS_COLLECTION);
     this.consumer = new DurableBatchConsumer(nats, {
       stream: replicated(ALERT_NOTIFICATIONS_STREAM_SETTINGS, replicas),
       durable: NOTIFIER_CONSUMER,
@@ -69,7 +75,15 @@ export class DeliveryIntake {
     if (fresh.size === 0) return;
     const nowMs = this.now();
     const docs = [...fresh.values()].map(({ notification, seq }) => newDelivery(notification, seq, nowMs));
-    await this.deliveries.bulkUpsert(docs);
+    const writes: DocumentWrite[] = docs.map((doc) => ({ collection: DELIVERIES_COLLECTION.name, upsert: doc }));
+    if (this.emailsSent) {
+      for (const { notification } of fresh.values()) {
+        const { email } = notification;
+        if (email !== null) writes.push({ collection: EMAIL_ITEMS_COLLECTION.name, upsert: newEmailItem({ ...notification, email }, nowMs) });
+      }
+    }
+    // The delivery records and the e-mail items together, or neither: a redelivered batch finds them all known.
+    await this.store.commit(writes);
     this.recorded += docs.length;
     for (const doc of docs) {
       const live: LiveNotification = { id: doc._id, kind: doc.kind, payload: doc.payload };

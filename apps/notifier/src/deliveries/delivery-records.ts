@@ -3,22 +3,30 @@
  * updated after each one. Every webhook the matcher decided is here as pending, delivered or
  * failed (created = delivered + failed + pending), and the record's id is the `webhook-id` every
  * attempt sends. A notification without an endpoint is kept as `streamed` (live stream only).
+ *
+ * An e-mail is a record of the same ledger (`channel: email`), written when a batch of a
+ * recipient's notifications is formed (see EmailBatcher) and attempted like a webhook; its id is
+ * the message's `Message-ID`, the same on every attempt.
  */
 import type { AlertNotification, DeliveryAttempt, DeliveryStatus, DeliveryView, NotificationKind } from '@immo/contracts';
 import type { CollectionSpec, StoredDocument } from '@immo/document-store';
 
 export interface DeliveryDoc extends StoredDocument {
+  /** Absent from records written before e-mails existed: a webhook. */
+  channel?: 'webhook' | 'email';
+  /** An e-mail's notifications (their ids). */
+  notificationIds?: string[];
   searchId: string;
   accountId: string;
   kind: NotificationKind;
-  /** Null: the search has no endpoint for this kind; the notification went to its live stream only. */
+  /** Null: the search has no endpoint for this kind; the notification went to its live stream only. `mailto:` for an e-mail. */
   endpoint: string | null;
   propertyId: string;
   matchId: string;
-  /** The JSON body every attempt sends, byte for byte (the signature covers it). */
+  /** The JSON body every attempt sends, byte for byte (the signature covers it); an e-mail's rendered message (`EmailMessage`, JSON). */
   payload: string;
   createdAt: string;
-  /** Sequence of the notification in its stream: the live stream resumes after one. */
+  /** Sequence of the notification in its stream: the live stream resumes after one. -1 for an e-mail (never streamed). */
   streamSeq: number;
   status: DeliveryStatus;
   attempts: DeliveryAttempt[];
@@ -54,6 +62,7 @@ export const DELIVERIES_COLLECTION: CollectionSpec = {
     { fields: { searchId: 1, streamSeq: 1 }, serves: "a search's notifications after a given one (live stream resume)" },
     { fields: { status: 1, nextAttemptAtMs: 1 }, serves: 'pending deliveries that are due' },
     { fields: { propertyId: 1, searchId: 1 }, serves: "a search's earlier deliveries about a property still pending (order per property)" },
+    { fields: { endpoint: 1, createdAt: 1 }, serves: 'e-mails to one address in the last hour (the hourly cap)' },
   ],
 };
 
@@ -82,8 +91,10 @@ export function deliveryView(doc: DeliveryDoc): DeliveryView {
   return {
     id: doc._id,
     searchId: doc.searchId,
+    channel: doc.channel ?? 'webhook',
     kind: doc.kind,
     endpoint: doc.endpoint,
+    notifications: doc.notificationIds ?? [doc._id],
     status: doc.status,
     createdAt: doc.createdAt,
     nextAttemptAt: doc.status === 'pending' && doc.nextAttemptAtMs !== null ? new Date(doc.nextAttemptAtMs).toISOString() : null,

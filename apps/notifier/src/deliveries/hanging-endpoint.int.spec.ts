@@ -48,7 +48,7 @@ describe('DeliveryDispatcher with a hanging endpoint and a healthy one (real HTT
     const endpoints = { hanging: hanging.url('/hook'), healthy: healthy.url('/hook') };
     // The search wants both endpoints' notifications (matches to one, events to the other).
     const searchStates = {
-      of: async (): Promise<NotificationState> => ({ searchId: SEARCH_ID, active: true, endpointRecipient: endpoints.hanging, eventEndpoint: endpoints.healthy }),
+      of: async (): Promise<NotificationState> => ({ searchId: SEARCH_ID, active: true, endpointRecipient: endpoints.hanging, eventEndpoint: endpoints.healthy, notificationRecipient: null }),
       forget: () => undefined,
     } as unknown as SearchStates;
     dispatcher = new DeliveryDispatcher(
@@ -71,6 +71,7 @@ describe('DeliveryDispatcher with a hanging endpoint and a healthy one (real HTT
       matchId: SEARCH_ID,
       payload: JSON.stringify({ i }),
       createdAt: new Date().toISOString(),
+      email: null,
     });
     // The hanging endpoint's deliveries first: they would hold every slot of a plain queue.
     const docs = [

@@ -17,32 +17,38 @@ export interface EndpointBreakersOptions {
   volumeThreshold?: number;
   /** The window failures are counted over. Default 10 s. */
   rollingCountTimeoutMs?: number;
+  /**
+   * Which outcomes say the host is unwell. Default: no answer, or HTTP 5xx. SMTP servers give a
+   * 5xx for one message they refuse (an unknown mailbox): their breakers count only no answer
+   * and 421 (service not available).
+   */
+  isUnwell?: (outcome: Outcome) => boolean;
+}
+
+/** What a call's outcome must say for the breaker: the host's status code, or none. */
+export interface Outcome {
+  statusCode: number | null;
+  error: string | null;
 }
 
 export type BreakerState = 'closed' | 'open' | 'halfOpen';
-export type BreakerRun = { refused: true } | { refused: false; outcome: PostOutcome };
-type Attempt = () => Promise<PostOutcome>;
+export type BreakerRun<O extends Outcome = PostOutcome> = { refused: true } | { refused: false; outcome: O };
+type Attempt<O extends Outcome> = () => Promise<O>;
 
 const ROLLING_COUNT_BUCKETS = 10;
 
 /** The receiver did not answer, or answered that it is unwell. */
-const isUnwell = (outcome: PostOutcome) => outcome.statusCode === null || outcome.statusCode >= 500;
+const httpUnwell = (outcome: Outcome) => outcome.statusCode === null || outcome.statusCode >= 500;
 
 /** Carries an unwell outcome through opossum, which counts only rejections as failures. */
-class UnwellOutcome extends Error {
-  constructor(readonly outcome: PostOutcome) {
-    super(outcome.error ?? `HTTP ${outcome.statusCode}`);
+class UnwellOutcome<O extends Outcome> extends Error {
+  constructor(readonly outcome: O) {
+    super(outcome.error ?? `status ${outcome.statusCode}`);
   }
 }
 
-async function runAttempt(attempt: Attempt): Promise<PostOutcome> {
-  const outcome = await attempt();
-  if (isUnwell(outcome)) throw new UnwellOutcome(outcome);
-  return outcome;
-}
-
-export class EndpointBreakers {
-  private readonly breakers = new Map<string, CircuitBreaker<[Attempt], PostOutcome>>();
+export class EndpointBreakers<O extends Outcome = PostOutcome> {
+  private readonly breakers = new Map<string, CircuitBreaker<[Attempt<O>], O>>();
   private readonly options: Required<EndpointBreakersOptions>;
   // One timer turns every breaker's window, instead of two intervals per host seen.
   private readonly rotation = new EventEmitter().setMaxListeners(0);
@@ -55,6 +61,7 @@ export class EndpointBreakers {
       resetTimeoutMs: options.resetTimeoutMs ?? 30_000,
       volumeThreshold: options.volumeThreshold ?? 5,
       rollingCountTimeoutMs: options.rollingCountTimeoutMs ?? 10_000,
+      isUnwell: options.isUnwell ?? httpUnwell,
     };
   }
 
@@ -62,12 +69,12 @@ export class EndpointBreakers {
    * Runs `attempt` unless the host's breaker is open (or half-open with its trial call already
    * out), in which case it is not run at all. Rethrows what `attempt` throws, counted as a failure.
    */
-  async run(host: string, attempt: Attempt): Promise<BreakerRun> {
+  async run(host: string, attempt: Attempt<O>): Promise<BreakerRun<O>> {
     if (this.shutDown) return { refused: true };
     try {
       return { refused: false, outcome: await this.breakerFor(host).fire(attempt) };
     } catch (error) {
-      if (error instanceof UnwellOutcome) return { refused: false, outcome: error.outcome };
+      if (error instanceof UnwellOutcome) return { refused: false, outcome: error.outcome as O };
       // Opossum's own rejections: open, or shut down.
       if (error instanceof Error && CircuitBreaker.isOurError(error)) return { refused: true };
       throw error;
@@ -94,10 +101,16 @@ export class EndpointBreakers {
     this.rotationTimer = null;
   }
 
-  private breakerFor(host: string): CircuitBreaker<[Attempt], PostOutcome> {
+  private breakerFor(host: string): CircuitBreaker<[Attempt<O>], O> {
     const key = host.toLowerCase();
     const existing = this.breakers.get(key);
     if (existing) return existing;
+    const { isUnwell } = this.options;
+    const runAttempt = async (attempt: Attempt<O>): Promise<O> => {
+      const outcome = await attempt();
+      if (isUnwell(outcome)) throw new UnwellOutcome(outcome);
+      return outcome;
+    };
     const breaker = new CircuitBreaker(runAttempt, {
       name: key,
       // The HTTP client bounds each attempt itself.

@@ -39,6 +39,9 @@ function aSearch(overrides: Partial<AlertingSearch> = {}): AlertingSearch {
     eventEndpoint: EVENT_ENDPOINT,
     subscribedEvents: ['ad.update.price', 'ad.update.expired'],
     hidePropertyContact: false,
+    title: 'Lyon 3e',
+    notificationRecipient: null,
+    unsubscribeToken: 'token-of-the-search',
     ...overrides,
   };
 }
@@ -106,6 +109,16 @@ const payloadOf = <T>(notification: AlertNotification | undefined): T => JSON.pa
 const contactsOf = (document: Pick<PropertyDocument, 'adverts'>) => document.adverts.map((advert) => advert.contact);
 
 describe('decideAlerts', () => {
+  describe('given a search with a notificationRecipient', () => {
+    it('then each notification carries the address, the title and the unsubscribe token its e-mail needs; without notifications, nothing', () => {
+      const search = aSearch({ notificationRecipient: 'ana@example.org', endpointRecipient: null });
+      const decision = decide(propertyCreated(), { searches: [search] });
+      expect(decision.notifications.map((n) => [n.endpoint, n.email])).toEqual([[null, { recipient: 'ana@example.org', searchTitle: 'Lyon 3e', unsubscribeToken: 'token-of-the-search' }]]);
+      expect(decide(propertyCreated()).notifications.map((n) => n.email)).toEqual([null]);
+      expect(decide(propertyCreated(), { searches: [{ ...search, notificationEnabled: false }] }).notifications).toEqual([]);
+    });
+  });
+
   describe('given a search with notifications on and an endpointRecipient', () => {
     it('when a property.created event arrives, then one Match is born with the id derived from search and property', () => {
       const decision = decide(propertyCreated());

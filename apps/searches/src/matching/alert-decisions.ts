@@ -37,6 +37,11 @@ export interface AlertingSearch {
   eventEndpoint: string | null;
   subscribedEvents: readonly string[];
   hidePropertyContact: boolean;
+  title: string | null;
+  /** The e-mail address alerts go to (`notificationRecipient`); null: none. */
+  notificationRecipient: string | null;
+  /** Authorises the unsubscribe link of its e-mails. */
+  unsubscribeToken: string;
 }
 
 export interface StoredMatch extends MatchFacts {
@@ -76,6 +81,7 @@ export function decideAlerts({ event, publishedAtMs, searches, existingMatch, no
       decision.created++;
     }
     if (!search.notificationEnabled) continue;
+    const email = search.notificationRecipient === null ? null : { recipient: search.notificationRecipient, searchTitle: search.title, unsubscribeToken: search.unsubscribeToken };
     const notify = (id: string, kind: NotificationKind, endpoint: string | null, payload: unknown) =>
       decision.notifications.push({
         id,
@@ -87,6 +93,7 @@ export function decideAlerts({ event, publishedAtMs, searches, existingMatch, no
         matchId,
         payload: JSON.stringify(payload),
         createdAt: now,
+        email,
       });
     if (isNew) {
       notify(matchNotificationId(matchId), 'match', search.endpointRecipient, matchPayload(match, document, search.hidePropertyContact));

@@ -18,6 +18,9 @@ const SEARCH: AlertingSearch = {
   eventEndpoint: null,
   subscribedEvents: [],
   hidePropertyContact: false,
+  title: 'Cheap flats',
+  notificationRecipient: null,
+  unsubscribeToken: 'token-of-the-search',
 };
 const CHEAP = 250_000;
 

@@ -118,6 +118,9 @@ describe('MatchableSearches', () => {
           eventEndpoint: 'https://hooks.example.com/events',
           subscribedEvents: ['ad.update.price'],
           hidePropertyContact: true,
+          title: 'Recherche 1',
+          notificationRecipient: null,
+          unsubscribeToken: `token-${LYON_SEARCH}`,
         },
       ]);
     });

@@ -28,6 +28,9 @@ export function alertingSearchOf(doc: SearchDoc): AlertingSearch {
     eventEndpoint: spec.eventEndpoint,
     subscribedEvents: spec.subscribedEvents,
     hidePropertyContact: spec.hidePropertyContact === true,
+    title: spec.title,
+    notificationRecipient: spec.notificationRecipient,
+    unsubscribeToken: doc.state.token,
   };
 }
 

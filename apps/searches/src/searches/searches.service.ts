@@ -179,6 +179,7 @@ export class SearchesService {
       active: spec?.notificationEnabled === true,
       endpointRecipient: spec?.endpointRecipient ?? null,
       eventEndpoint: spec?.eventEndpoint ?? null,
+      notificationRecipient: spec?.notificationRecipient ?? null,
     };
   }
 

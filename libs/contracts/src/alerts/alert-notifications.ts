@@ -30,6 +30,15 @@ export const alertNotificationSchema = z.object({
   /** The JSON body to POST (a `MatchPayload` or an `EventPayload`), contact data already removed when the search hides it. */
   payload: z.string().min(2),
   createdAt: isoDate,
+  /**
+   * The search's `notificationRecipient` when it was decided, with what its e-mail needs (the
+   * search's title, and its unsubscribe token for the one-click link); null: no e-mail. Absent
+   * from notifications decided before e-mail alerts existed.
+   */
+  email: z
+    .object({ recipient: z.string().min(3).max(254), searchTitle: z.string().max(200).nullable(), unsubscribeToken: z.string().min(1).max(200) })
+    .nullable()
+    .default(null),
 });
 export type AlertNotification = z.infer<typeof alertNotificationSchema>;
 
@@ -130,7 +139,7 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'streamed';
 
 export interface DeliveryAttempt {
   at: string;
-  /** The receiver's status; null when none came back (refused, timed out, unreachable). */
+  /** The receiver's status (HTTP; for an e-mail, the SMTP server's reply code); null when none came back (refused, timed out, unreachable). */
   statusCode: number | null;
   durationMs: number;
   error: string | null;
@@ -139,8 +148,12 @@ export interface DeliveryAttempt {
 export interface DeliveryView {
   id: string;
   searchId: string;
+  /** `webhook`: one notification POSTed to `endpoint`; `email`: an e-mail to `endpoint` (`mailto:…`) listing `notifications`. */
+  channel: 'webhook' | 'email';
   kind: NotificationKind;
   endpoint: string | null;
+  /** The notifications an e-mail lists (their ids); for a webhook, its own id. */
+  notifications: string[];
   status: DeliveryStatus;
   createdAt: string;
   /** When the next attempt is due (pending only). */

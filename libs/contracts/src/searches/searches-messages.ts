@@ -125,6 +125,8 @@ export interface NotificationState {
   active: boolean;
   endpointRecipient: string | null;
   eventEndpoint: string | null;
+  /** The e-mail address alerts go to; null: none. */
+  notificationRecipient: string | null;
 }
 
 export interface SearchChangedMessage {

@@ -1,3 +1,4 @@
+import { mailConfigShape } from './mail-config';
 import { z } from 'zod';
 import { secretsKey } from './secrets-key';
 
@@ -135,6 +136,7 @@ export const notifierConfigShape = {
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(256),
   /** Keys the webhook signing secrets are stored sealed under (see secrets-key.ts). */
   SECRETS_KEY: secretsKey,
+  ...mailConfigShape,
 };
 export const notifierConfigSchema = z.object(notifierConfigShape).superRefine(requireStoreUrls);
 export type NotifierConfig = z.output<typeof notifierConfigSchema>;
