@@ -13,12 +13,17 @@ import { registerNotifierMetrics } from './notifier.metrics';
 import { SecretBox } from './secrets/secret-box';
 import { WebhookSecrets } from './secrets/webhook-secrets';
 import { WebhookTester } from './tester/webhook-tester';
+import { EmailBatcher } from './email/email-batcher';
+import { composeAlertEmail, emailAlertsOf, unsubscribeUrlOf, type EmailAlerts } from './email/email-alerts';
 
 export interface NotifierModuleOptions {
   config: NotifierConfig;
   nats: NatsConnection;
   instance: string;
 }
+
+/** The e-mail alerts (null without an SMTP server). */
+const EMAIL = Symbol('EMAIL');
 
 /** Deliveries start once the service is up and stop, recorded, before the store closes. */
 class DeliveryLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -28,18 +33,23 @@ class DeliveryLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
     @Inject(SearchStates) private readonly searchStates: SearchStates,
     @Inject(EndpointBreakers) private readonly breakers: EndpointBreakers,
     @Inject(GuardedHttpsClient) private readonly client: GuardedHttpsClient,
+    @Inject(EMAIL) private readonly email: { alerts: EmailAlerts; batcher: EmailBatcher } | null,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     this.dispatcher.start();
     await this.intake.start();
+    this.email?.batcher.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    await this.email?.batcher.stop();
     await this.intake.stop();
     await this.dispatcher.stop();
     this.searchStates.close();
     this.breakers.shutdown();
+    this.email?.alerts.channel.breakers.shutdown();
+    this.email?.alerts.mailer.close();
     this.client.close();
   }
 }
@@ -60,6 +70,7 @@ export class NotifierModule {
     const secrets = new WebhookSecrets(store, new SecretBox(config.SECRETS_KEY), config.WEBHOOK_SECRET_OVERLAP_MS);
     const searchStates = new SearchStates(rpc);
     searchStates.listen(nats);
+    const emailAlerts = emailAlertsOf(config);
     const dispatcher = new DeliveryDispatcher(
       store,
       client,
@@ -70,18 +81,33 @@ export class NotifierModule {
         maxRetries: config.WEBHOOK_MAX_RETRIES,
         retryIntervalMs: config.WEBHOOK_RETRY_INTERVAL_MS,
         concurrency: config.WEBHOOK_CONCURRENCY,
-        // An attempt asks the searches service (at most its RPC timeout) and then POSTs (at most
-        // the webhook timeout): a claim outlasts both, with room for a slow store.
-        claimMs: RPC_TIMEOUT_MS + config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS,
+        // An attempt asks the searches service (at most its RPC timeout) and then POSTs or sends
+        // (at most the webhook or SMTP timeout): a claim outlasts both, with room for a slow store.
+        claimMs: RPC_TIMEOUT_MS + Math.max(config.WEBHOOK_TIMEOUT_MS, config.MAIL_TIMEOUT_MS) + CLAIM_MARGIN_MS,
       },
       {
         endpointGone: (searchId, endpoint) => {
           void rpc.request(SEARCHES_SUBJECTS.endpointGone, { searchId, endpoint }).catch(() => undefined);
         },
       },
+      undefined,
+      emailAlerts?.channel ?? null,
     );
-    const intake = new DeliveryIntake(nats, store, dispatcher, undefined, config.NATS_REPLICAS);
-    registerNotifierMetrics(dispatcher, breakers);
+    const intake = new DeliveryIntake(nats, store, dispatcher, undefined, config.NATS_REPLICAS, emailAlerts !== null);
+    const email =
+      emailAlerts === null
+        ? null
+        : {
+            alerts: emailAlerts,
+            batcher: new EmailBatcher(
+              store,
+              composeAlertEmail,
+              { windowMs: config.MAIL_BATCH_WINDOW_MS, maxPerRecipientPerHour: config.MAIL_MAX_PER_RECIPIENT_PER_HOUR },
+              (token) => unsubscribeUrlOf(config.PUBLIC_BASE_URL, token),
+              (doc) => dispatcher.enqueue(doc),
+            ),
+          };
+    registerNotifierMetrics(dispatcher, breakers, email && { batches: email.batcher.counters, breakers: email.alerts.channel.breakers });
     return {
       module: NotifierModule,
       imports: [
@@ -98,6 +124,7 @@ export class NotifierModule {
         { provide: WebhookSecrets, useValue: secrets },
         { provide: WebhookTester, useValue: new WebhookTester(client, secrets, rpc) },
         { provide: PRIVATE_TARGETS_ALLOWED, useValue: allowed },
+        { provide: EMAIL, useValue: email },
         DeliveryLifecycle,
       ],
     };

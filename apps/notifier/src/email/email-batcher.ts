@@ -27,6 +27,8 @@ export interface EmailBatchPolicy {
 /** Writes an e-mail's message from its items (see alert-email.ts). */
 export type ComposeEmail = (batch: { searchTitle: string | null; items: readonly EmailItemDoc[]; unsubscribeUrl: string }) => EmailMessage;
 
+/** The `emailId` of items no e-mail could be written from. */
+export const UNREADABLE = 'unreadable';
 /** The notifications one e-mail lists at most; more wait for the next one. */
 export const MAX_ITEMS_PER_EMAIL = 50;
 /** Items read per pass: the oldest first. */
@@ -114,8 +116,16 @@ export class EmailBatcher {
     // The newest title and token the items carry: a search renamed meanwhile is named as it is now.
     const newest = items[items.length - 1] as EmailItemDoc;
     const unsubscribeUrl = this.unsubscribeUrlOf(newest.unsubscribeToken);
-    const message = this.compose({ searchTitle: newest.searchTitle, items, unsubscribeUrl });
     const id = randomUUID();
+    let message: EmailMessage;
+    try {
+      message = this.compose({ searchTitle: newest.searchTitle, items, unsubscribeUrl });
+    } catch (error) {
+      // Nothing readable to tell (payloads that cannot be read): set aside rather than tried at every pass.
+      this.logger.error(`${items.length} notification(s) for ${first.recipient} cannot make an e-mail (${String(error)}); set aside`);
+      await this.store.commit(items.map((item) => ({ collection: EMAIL_ITEMS_COLLECTION.name, upsert: { ...item, revision: item.revision + 1, emailId: UNREADABLE } })));
+      return false;
+    }
     const email: DeliveryDoc = {
       _id: id,
       revision: 1,
