@@ -8,6 +8,7 @@ import { DeliveryLog } from './deliveries/delivery-log';
 import { SearchStates } from './deliveries/search-states';
 import { EndpointBreakers } from './delivery/endpoint-breakers';
 import { GuardedHttpsClient } from './delivery/guarded-https-client';
+import { EmailPreview } from './email/email-preview';
 import { NotifierController, PRIVATE_TARGETS_ALLOWED } from './notifier.controller';
 import { registerNotifierMetrics } from './notifier.metrics';
 import { SecretBox } from './secrets/secret-box';
@@ -98,6 +99,7 @@ export class NotifierModule {
         { provide: WebhookSecrets, useValue: secrets },
         { provide: WebhookTester, useValue: new WebhookTester(client, secrets, rpc) },
         { provide: PRIVATE_TARGETS_ALLOWED, useValue: allowed },
+        { provide: EmailPreview, useValue: new EmailPreview(store) },
         DeliveryLifecycle,
       ],
     };
