@@ -21,6 +21,7 @@ import { HealthController } from './health/health.controller';
 import { ProblemFilter } from './http/problem.filter';
 import { RateLimiter } from './http/rate-limit/rate-limiter';
 import { ServiceClient } from './rpc/service-client';
+import { EmailPreviewController } from './searches/email-preview.controller';
 import { SearchesController } from './searches/searches.controller';
 import { UnsubscribeController } from './searches/unsubscribe.controller';
 import { MetricsController } from './telemetry/metrics.controller';
@@ -41,6 +42,7 @@ export class GatewayModule {
         ListingsController,
         SearchesController,
         SearchAlertsController,
+        EmailPreviewController,
         WebhookAccountController,
         UnsubscribeController,
         AccountsController,

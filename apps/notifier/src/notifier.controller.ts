@@ -4,16 +4,19 @@ import {
   NOTIFIER_SUBJECTS,
   deliveriesRequestSchema,
   deliveryRequestSchema,
+  emailPreviewRequestSchema,
   recentNotificationsRequestSchema,
   rekeyWebhookSecretsRequestSchema,
   rpcErrors,
   testWebhookRequestSchema,
   webhookSecretRequestSchema,
+  type AlertEmailView,
   type WebhookSecretView,
   type WebhookSecretsRekeyed,
 } from '@immo/contracts';
 import { parseRpcPayload, webhookUrlViolation, type PrivateTargetsAllowed } from '@immo/service-kit';
 import { DeliveryLog } from './deliveries/delivery-log';
+import { EmailPreview } from './email/email-preview';
 import { WebhookSecrets } from './secrets/webhook-secrets';
 import { WebhookTester } from './tester/webhook-tester';
 
@@ -28,6 +31,7 @@ export class NotifierController {
     @Inject(WebhookSecrets) private readonly secrets: WebhookSecrets,
     @Inject(WebhookTester) private readonly tester: WebhookTester,
     @Inject(PRIVATE_TARGETS_ALLOWED) private readonly allowed: PrivateTargetsAllowed,
+    @Inject(EmailPreview) private readonly emailPreviews: EmailPreview,
   ) {}
 
   @MessagePattern(NOTIFIER_SUBJECTS.deliveries)
@@ -56,6 +60,11 @@ export class NotifierController {
   recentNotifications(@Payload() payload: unknown) {
     const { searchId, afterId, limit } = parseRpcPayload(recentNotificationsRequestSchema, payload);
     return this.log.after(searchId.toLowerCase(), afterId, limit);
+  }
+
+  @MessagePattern(NOTIFIER_SUBJECTS.emailPreview)
+  emailPreview(@Payload() payload: unknown): Promise<AlertEmailView> {
+    return this.emailPreviews.render(parseRpcPayload(emailPreviewRequestSchema, payload));
   }
 
   @MessagePattern(NOTIFIER_SUBJECTS.webhookSecret)

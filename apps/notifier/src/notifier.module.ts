@@ -8,13 +8,14 @@ import { DeliveryLog } from './deliveries/delivery-log';
 import { SearchStates } from './deliveries/search-states';
 import { EndpointBreakers } from './delivery/endpoint-breakers';
 import { GuardedHttpsClient } from './delivery/guarded-https-client';
+import { EmailPreview, unsubscribeUrl } from './email/email-preview';
 import { NotifierController, PRIVATE_TARGETS_ALLOWED } from './notifier.controller';
 import { registerNotifierMetrics } from './notifier.metrics';
 import { SecretBox } from './secrets/secret-box';
 import { WebhookSecrets } from './secrets/webhook-secrets';
 import { WebhookTester } from './tester/webhook-tester';
 import { EmailBatcher } from './email/email-batcher';
-import { composeAlertEmail, emailAlertsOf, unsubscribeUrlOf, type EmailAlerts } from './email/email-alerts';
+import { composeAlertEmail, emailAlertsOf, type EmailAlerts } from './email/email-alerts';
 
 export interface NotifierModuleOptions {
   config: NotifierConfig;
@@ -103,7 +104,7 @@ export class NotifierModule {
               store,
               composeAlertEmail,
               { windowMs: config.MAIL_BATCH_WINDOW_MS, maxPerRecipientPerHour: config.MAIL_MAX_PER_RECIPIENT_PER_HOUR },
-              (token) => unsubscribeUrlOf(config.PUBLIC_BASE_URL, token),
+              (token) => unsubscribeUrl(config.PUBLIC_BASE_URL, token),
               (doc) => dispatcher.enqueue(doc),
             ),
           };
@@ -125,6 +126,7 @@ export class NotifierModule {
         { provide: WebhookTester, useValue: new WebhookTester(client, secrets, rpc) },
         { provide: PRIVATE_TARGETS_ALLOWED, useValue: allowed },
         { provide: EMAIL, useValue: email },
+        { provide: EmailPreview, useValue: new EmailPreview(store) },
         DeliveryLifecycle,
       ],
     };

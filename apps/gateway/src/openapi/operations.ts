@@ -416,6 +416,28 @@ export const API_OPERATIONS: OperationSpec[] = [
   },
   {
     method: 'get',
+    path: '/searches/:id/email-preview',
+    tag: 'alerts',
+    summary: 'The alert e-mail the search would get next, as HTML (French): from its 10 newest notifications, or an example from a sample property',
+    description:
+      'One block per property (title, price and price drop, surface, rooms, city, picture, link to the advert), and the ' +
+      "search's unsubscribe link, pointing to this origin. A search without notifications yet gets an e-mail built from a " +
+      'sample property, marked `Exemple`. The route takes no query parameter: any one is refused (400).',
+    pathParams: { id: SEARCH_ID },
+    responses: {
+      '200': {
+        description: 'The HTML part of the e-mail, sent with a Content-Security-Policy that lets no script run and loads nothing but https pictures',
+        contentType: 'text/html',
+        schema: { type: 'string' },
+        headers: { 'Content-Security-Policy': { description: 'The policy' }, 'Cache-Control': { description: '`no-store`' } },
+      },
+      '400': 'Malformed UUID, or a query parameter (the route takes none)',
+      '404': 'Unknown search',
+      '414': 'Query string over 64 KiB',
+    },
+  },
+  {
+    method: 'get',
     path: '/account/webhook-secret',
     tag: 'alerts',
     summary: 'The secret webhooks of the calling account are signed with (Standard Webhooks, `whsec_...`)',

@@ -11,11 +11,6 @@ import type { ComposeEmail } from './email-batcher';
 import { SmtpMailer } from './smtp-mailer';
 import type { SmtpOutcome } from './smtp-outcome';
 
-/** The link of an e-mail that turns its search's notifications off (GET shows a page, POST does it). */
-export function unsubscribeUrlOf(publicBaseUrl: string, token: string): string {
-  return `${publicBaseUrl}/public/search/disable-notifications?searchToken=${encodeURIComponent(token)}`;
-}
-
 /** The message of a batch: the alert e-mail of its notifications. */
 export const composeAlertEmail: ComposeEmail = ({ searchTitle, items, unsubscribeUrl }) =>
   renderAlertEmail({ searchTitle, items: items.map(({ kind, payload, createdAt }) => ({ kind, payload, createdAt })), unsubscribeUrl });

@@ -111,6 +111,8 @@ export const NOTIFIER_SUBJECTS = {
   rekeyWebhookSecrets: 'notifier.cmd.rekey-webhook-secrets.v1',
   /** A search's notifications recorded after a given one (the live stream's `Last-Event-ID` resume). */
   recentNotifications: 'notifier.query.recent-notifications.v1',
+  /** The HTML of the alert e-mail a search would get next (`GET /searches/{id}/email-preview`). */
+  emailPreview: 'notifier.query.email-preview.v1',
   /** Core NATS: each notification of a search, once recorded (the live stream). */
   live: (searchId: string) => `notifier.live.${searchId}`,
 } as const;
@@ -133,6 +135,27 @@ export const testWebhookRequestSchema = z
 export const recentNotificationsRequestSchema = z
   .object({ searchId: uuidSchema, afterId: uuidSchema.nullable(), limit: z.number().int().min(1).max(500).default(100) })
   .strict();
+/**
+ * The gateway has checked that the search is the caller's and passes what the e-mail shows of
+ * it. `publicBaseUrl`: the origin the unsubscribe link points to (the request's own, for now).
+ */
+export const emailPreviewRequestSchema = z
+  .object({
+    accountId: uuidSchema,
+    searchId: uuidSchema,
+    searchTitle: z.string().max(1000).nullable(),
+    searchToken: z.string().min(1).max(200).nullable(),
+    publicBaseUrl: z.string().url().max(500).refine((value) => /^https?:\/\//i.test(value), { message: 'must be an http(s) URL' }),
+  })
+  .strict();
+export type EmailPreviewRequest = z.infer<typeof emailPreviewRequestSchema>;
+
+/** An alert e-mail as it would be sent. */
+export interface AlertEmailView {
+  subject: string;
+  html: string;
+  text: string;
+}
 
 /** `streamed`: a notification of a search without the endpoint for it, sent to its live stream only. */
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'streamed';

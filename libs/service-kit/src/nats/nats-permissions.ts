@@ -117,7 +117,7 @@ export function natsPermissions(): Record<NatsPrincipal, NatsGrant> {
       requests(...Object.values(GEO_SUBJECTS)),
       requests(L.ingestAdverts, L.getProperty, L.listProperties, L.similarProperties, L.pricePerMeter, L.projectionStatus, L.rebuildProperties),
       requests(S.createAccount, S.listAccounts, S.issueKey, S.revokeKey, S.keyById, S.createSearch, S.updateSearch, S.deleteSearch, S.disableNotifications, S.getSearch, S.searchCriteria, S.listSearches, S.listMatches),
-      requests(N.deliveries, N.delivery, N.retryDelivery, N.webhookSecret, N.rotateWebhookSecret, N.testWebhook, N.recentNotifications),
+      requests(N.deliveries, N.delivery, N.retryDelivery, N.webhookSecret, N.rotateWebhookSecret, N.testWebhook, N.recentNotifications, N.emailPreview),
       requests(...SERVICE_NAMES.flatMap((service) => [pingSubject(service), rollCallSubject(service)])),
       handles(S.keyRevoked, liveSubjects),
       bucket(NATS_BUCKETS.gatewayPresence),
@@ -151,7 +151,7 @@ export function natsPermissions(): Record<NatsPrincipal, NatsGrant> {
       sharedStoreDatabase('searches'),
     ),
     notifier: merge(
-      handles(N.deliveries, N.delivery, N.retryDelivery, N.webhookSecret, N.rotateWebhookSecret, N.testWebhook, N.recentNotifications, N.rekeyWebhookSecrets),
+      handles(N.deliveries, N.delivery, N.retryDelivery, N.webhookSecret, N.rotateWebhookSecret, N.testWebhook, N.recentNotifications, N.rekeyWebhookSecrets, N.emailPreview),
       handles(S.searchChanged),
       broadcasts(liveSubjects),
       requests(S.notificationState, S.endpointGone, L.listProperties),
