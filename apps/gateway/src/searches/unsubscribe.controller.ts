@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { SEARCHES_SUBJECTS } from '@immo/contracts';
 import { Public } from '../auth/public.decorator';
 import { ProblemException } from '../http/problem';
+import { BracketQuery } from '../http/bracket-query.decorator';
 import { validateBody } from '../http/query-params';
+import type { ParsedQuery } from '../http/query-string';
 import { ServiceClient } from '../rpc/service-client';
 
 /** Unsubscribe links are clicked, not scripted: a few per minute per address is plenty, and tokens cannot be guessed by trying. */
@@ -48,9 +50,14 @@ export class UnsubscribeController {
   @Post('disable-notifications')
   @Public()
   @HttpCode(200)
-  async disable(@Req() request: FastifyRequest, @Body() payload: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<{ success: boolean } | string> {
+  async disable(
+    @Req() request: FastifyRequest,
+    @Body() payload: unknown,
+    @BracketQuery() query: ParsedQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<{ success: boolean } | string> {
     this.countAttempt(request.ip, reply);
-    if ((request.headers['content-type'] ?? '').startsWith(FORM)) return this.oneClick(request, payload, reply);
+    if ((request.headers['content-type'] ?? '').startsWith(FORM)) return this.oneClick(request, query, payload, reply);
     const { searchToken, reason, comment } = validateBody(body, payload);
     const result = await this.services.request<{ success: boolean }>(SEARCHES_SUBJECTS.disableNotifications, {
       searchToken,
@@ -64,8 +71,8 @@ export class UnsubscribeController {
   /** The e-mail's link opened in a browser: a page with the button that does it. */
   @Get('disable-notifications')
   @Public()
-  confirm(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): string {
-    const { searchToken } = validateBody(oneClick.pick({ searchToken: true }), request.query);
+  confirm(@BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply): string {
+    const { searchToken } = validateBody(oneClick.pick({ searchToken: true }), query);
     void reply.type('text/html; charset=utf-8');
     return unsubscribePage(
       'Ne plus recevoir ces alertes ?',
@@ -74,8 +81,8 @@ export class UnsubscribeController {
     );
   }
 
-  private async oneClick(request: FastifyRequest, payload: unknown, reply: FastifyReply): Promise<{ success: boolean } | string> {
-    const fields = { ...(request.query as Record<string, unknown>), ...(typeof payload === 'object' && payload !== null ? payload : {}) };
+  private async oneClick(request: FastifyRequest, query: ParsedQuery, payload: unknown, reply: FastifyReply): Promise<{ success: boolean } | string> {
+    const fields = { ...query, ...(typeof payload === 'object' && payload !== null ? payload : {}) };
     const { searchToken } = validateBody(oneClick, fields);
     const result = await this.services.request<{ success: boolean }>(SEARCHES_SUBJECTS.disableNotifications, { searchToken, reason: 'one-click unsubscribe' });
     if (!result.success) void reply.status(404);
