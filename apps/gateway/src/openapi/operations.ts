@@ -473,10 +473,30 @@ export const API_OPERATIONS: OperationSpec[] = [
     },
   },
   {
+    method: 'get',
+    path: '/public/search/disable-notifications',
+    tag: 'searches',
+    summary: "The page an alert e-mail's unsubscribe link opens: it asks to confirm (no API key; a GET never unsubscribes)",
+    description: 'Mail scanners and previews open links nobody clicked, so the page holds a button that posts the one-click form below.',
+    parameters: [{ name: 'searchToken', description: 'The search token the link carries', required: true, schema: { type: 'string', maxLength: 200 } }],
+    responses: {
+      '200': { description: 'An HTML page with the confirmation button', contentType: 'text/html', schema: { type: 'string' } },
+      '400': 'Missing or empty `searchToken`',
+      '429': { description: 'More than 10 requests this minute from this address', sharedHeaders: ['Retry-After'] },
+    },
+    public: true,
+    upstream: false,
+  },
+  {
     method: 'post',
     path: '/public/search/disable-notifications',
     tag: 'searches',
     summary: 'Turn notifications off with the search token of an alert (no API key; 10 requests a minute per address)',
+    description:
+      'Takes the JSON body below, or the one-click unsubscribe of RFC 8058 that mail clients send from the `List-Unsubscribe` header of an ' +
+      'alert e-mail: `application/x-www-form-urlencoded` body `List-Unsubscribe=One-Click`, the token in the `searchToken` query parameter ' +
+      '(answered with an HTML page when the client accepts `text/html`).',
+    parameters: [{ name: 'searchToken', description: 'The search token, for the one-click form post', schema: { type: 'string', maxLength: 200 } }],
     body: { description: 'The search token, and why', schema: ref('UnsubscribeRequest') },
     responses: {
       '200': { description: 'Notifications are off', schema: ref('UnsubscribeResult') },
