@@ -37,6 +37,8 @@ async function main() {
     replicas,
     natsNodes,
     listingsStore: process.env.LISTINGS_STORE === 'shared' ? 'shared' : 'private',
+    // Without SMTP_URL, alert e-mails go to a local inbox (its web page is printed below).
+    localInbox: { smtpPort: Number(process.env.INBOX_SMTP_PORT ?? port + 25), webPort: Number(process.env.INBOX_PORT ?? port + 80) },
   });
   let feed = null;
   let stopping = false;
@@ -64,6 +66,7 @@ async function main() {
     API key  : ${stack.apiKey}   (also in ${join(dataDir, 'api-key')})
     admin key: ${stack.adminApiKey}   (ingestion; in ${join(dataDir, 'admin-api-key')})
     NATS     : ${stack.natsUrl}
+    e-mails  : ${stack.inboxUrl ? `${stack.inboxUrl}   (local inbox: alert e-mails land here)` : `sent through ${process.env.SMTP_URL?.replace(/\/\/[^@/]*@/, '//…@') ?? 'SMTP_URL'}`}
     logs     : ${verbose ? 'this terminal' : `${logDir}/<app>.log`}
   Try: curl -H "X-API-KEY: ${stack.apiKey}" "${stack.baseUrl}/documents/properties?itemsPerPage=3"
   See an alert arrive: npm run tour${feed ? '' : '   (a live feed of new adverts: DEMO_FEED=<adverts per second> npm start, or npm run demo:feed -- --rate 2)'}

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '@immo/testing';
-import { startStack, type RunningStack } from './stack';
+import { startStack, type RunningStack, type StackOptions } from './stack';
 
 /** Repository root (this file is tools/stack/src/stack-fixture.ts). */
 export const ROOT = resolve(__dirname, '..', '..', '..');
@@ -28,7 +28,7 @@ export function permissionViolations(logDir: string): string[] {
 }
 
 /** The whole embedded stack from dist/ on free ports, with a throw-away data directory. */
-export async function startStackFixture(env: NodeJS.ProcessEnv = {}, dataDir?: string): Promise<StackFixture> {
+export async function startStackFixture(env: NodeJS.ProcessEnv = {}, dataDir?: string, shape: Pick<StackOptions, 'localInbox'> = {}): Promise<StackFixture> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'stack-e2e-'));
   const logDir = join(dir, 'logs');
   const stack = await startStack({
@@ -41,6 +41,7 @@ export async function startStackFixture(env: NodeJS.ProcessEnv = {}, dataDir?: s
     // Tests call in bursts far above a client's limit; the rate-limit tests turn limits on themselves.
     env: { RATE_LIMIT_REQUESTS: '0', AUTH_FAILURES_PER_MINUTE: '0', ...env },
     readyTimeoutMs: 90_000,
+    ...shape,
   });
   const parse = async (response: Response) => {
     const text = await response.text();

@@ -78,6 +78,11 @@ export interface StackOptions {
   natsRoutePortBase?: number;
   /** With replicas: listings replicas with their own embedded stores (default) or one shared store. */
   listingsStore?: 'private' | 'shared';
+  /**
+   * A local inbox for alert e-mails (MailDev: an SMTP server and a web inbox on loopback), used
+   * when no SMTP_URL is given: `npm start`'s first hour shows e-mails without any mail account.
+   */
+  localInbox?: { smtpPort: number; webPort: number };
 }
 
 export interface RunningStack {
@@ -91,6 +96,8 @@ export interface RunningStack {
   apiKey: string;
   adminApiKey: string;
   natsUrl: string;
+  /** The local inbox's web page, when the stack runs one (see `localInbox`). */
+  inboxUrl: string | null;
   /**
    * nats.js options to connect as one of the principals (its user, password and inbox prefix):
    * the stack's nats-server refuses clients without credentials.
@@ -300,6 +307,20 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       step(`shared store serving the read models of searches and notifier${storeOf('listings') === 'shared' ? ' and listings' : ''} (${join(dataDir, 'shared-store')})`);
     }
 
+    // Alert e-mails: through the given SMTP server, or the local inbox, or not at all.
+    let inboxUrl: string | null = null;
+    const mailEnv: NodeJS.ProcessEnv = { PUBLIC_BASE_URL: given['PUBLIC_BASE_URL'] ?? `http://127.0.0.1:${options.port}` };
+    if (given['SMTP_URL'] === undefined && options.localInbox) {
+      const { smtpPort, webPort } = options.localInbox;
+      const maildev = join(options.root, 'node_modules', 'maildev', 'dist', 'bin', 'maildev.js');
+      const args = ['--smtp', String(smtpPort), '--ip', '127.0.0.1', '--web', String(webPort), '--web-ip', '127.0.0.1', '--max-emails', '500'];
+      await launch('inbox', process.execPath, ['-e', inboxLauncher(maildev), '--', ...args], { ...process.env, EXIT_WITH_PARENT_PID: String(process.pid) });
+      await waitForPort(smtpPort, 15_000);
+      inboxUrl = `http://127.0.0.1:${webPort}`;
+      mailEnv['SMTP_URL'] = `smtp://127.0.0.1:${smtpPort}`;
+      step(`local inbox for alert e-mails on ${inboxUrl} (SMTP on 127.0.0.1:${smtpPort})`);
+    }
+
     const healthPortOf = (name: Exclude<AppName, 'gateway'>, replica = 1) => options.healthPortBase + (replica - 1) * SERVICE_NAMES.length + SERVICE_NAMES.indexOf(name);
     for (let replica = 1; replica <= replicas; replica++) {
       for (const name of APP_NAMES) {
@@ -312,6 +333,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           EXIT_WITH_PARENT_PID: String(process.pid),
           ...natsCredentialEnv(natsPasswords, name),
         };
+        if (name === 'notifier') Object.assign(env, mailEnv);
         if (natsNodes > 1 && given['NATS_REPLICAS'] === undefined) env['NATS_REPLICAS'] = String(natsNodes);
         if (replicas > 1) env['REPLICA_NAME'] = label;
         const store = storeOf(name);
@@ -365,6 +387,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       apiKey,
       adminApiKey,
       natsUrl,
+      inboxUrl,
       natsConnectOptions: (principal) => natsConnectOptionsOf(natsPasswords, principal, natsUrl as string),
       replicasOf(name) {
         if (name === 'nats-server') return [...natsNames];
@@ -415,6 +438,20 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     await stopAll();
     throw new Error(`${error instanceof Error ? error.message : String(error)}${logTails(options, [...children.keys()], error)}`);
   }
+}
+
+/**
+ * Runs MailDev's command line (an ES module) with the arguments after `--`, and stops it once the
+ * launcher named in EXIT_WITH_PARENT_PID is gone, as the apps do: a launcher killed outright
+ * leaves no inbox holding its ports.
+ */
+function inboxLauncher(maildevBin: string): string {
+  return [
+    `const parent = Number(process.env.EXIT_WITH_PARENT_PID);`,
+    `setInterval(() => { try { process.kill(parent, 0); } catch { process.kill(process.pid, 'SIGTERM'); } }, 1000).unref();`,
+    `process.argv = [process.argv[0], ${JSON.stringify(maildevBin)}, ...process.argv.slice(1)];`,
+    `import(require('node:url').pathToFileURL(${JSON.stringify(maildevBin)}).href);`,
+  ].join('\n');
 }
 
 /** `listings` for the first replica, `listings-2` for the second… */
