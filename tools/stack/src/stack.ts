@@ -318,6 +318,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       await waitForPort(smtpPort, 15_000);
       inboxUrl = `http://127.0.0.1:${webPort}`;
       mailEnv['SMTP_URL'] = `smtp://127.0.0.1:${smtpPort}`;
+      // The first hour should see an e-mail within seconds, not after production's 5-minute window.
+      mailEnv['MAIL_BATCH_WINDOW_MS'] = given['MAIL_BATCH_WINDOW_MS'] ?? '10000';
       step(`local inbox for alert e-mails on ${inboxUrl} (SMTP on 127.0.0.1:${smtpPort})`);
     }
 

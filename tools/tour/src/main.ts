@@ -34,6 +34,16 @@ function readKey(variable: string, file: string): string | null {
   return readFileSync(file, 'utf8').trim() || null;
 }
 
+/** The local inbox `npm start` runs without SMTP_URL (INBOX_URL, else PORT + 80), when it answers. */
+async function localInbox(): Promise<string | null> {
+  const url = process.env['INBOX_URL'] ?? `http://127.0.0.1:${Number(process.env['PORT'] ?? 3000) + 80}`;
+  try {
+    return (await fetch(`${url}/api/email`, { signal: AbortSignal.timeout(2_000) })).ok ? url : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   if (args === 'help') {
@@ -63,7 +73,8 @@ export async function main(argv: string[]): Promise<number> {
   });
 
   try {
-    const result = await runTour({ baseUrl, apiKey, adminApiKey, dataDir, signal: interrupt.signal, out: (line) => console.log(line) });
+    const inboxUrl = await localInbox();
+    const result = await runTour({ baseUrl, apiKey, adminApiKey, dataDir, inboxUrl, signal: interrupt.signal, out: (line) => console.log(line) });
     console.log(summaryLine(result));
     return 0;
   } catch (error) {

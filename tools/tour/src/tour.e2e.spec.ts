@@ -10,18 +10,24 @@ describe('npm run tour against the whole stack', () => {
   let fixture: StackFixture;
 
   beforeAll(async () => {
-    fixture = await startStackFixture();
+    // The local inbox npm start runs, with a short batch window.
+    fixture = await startStackFixture({ MAIL_BATCH_WINDOW_MS: '1000' }, undefined, { localInbox: { smtpPort: await freePort(), webPort: await freePort() } });
   }, 120_000);
 
   afterAll(async () => {
     await fixture?.teardown();
   });
 
-  it('shows the match and the price drop arriving on the live stream with their latency, prints the curl commands, and deletes its search', async () => {
+  it('shows the match and the price drop arriving on the live stream with their latency, then their e-mail in the local inbox, prints the curl commands, and deletes its search', async () => {
     const lines: string[] = [];
     const base = fixture.stack.baseUrl;
-    const result = await runTour({ baseUrl: base, apiKey: fixture.stack.apiKey, adminApiKey: fixture.stack.adminApiKey, out: (line) => lines.push(line) });
+    const result = await runTour({ baseUrl: base, apiKey: fixture.stack.apiKey, adminApiKey: fixture.stack.adminApiKey, inboxUrl: fixture.stack.inboxUrl, out: (line) => lines.push(line) });
     const text = lines.join('\n');
+
+    // One e-mail for the new flat and its price drop, batched (one property: one block).
+    expect(result.emailLatencyMs).not.toBeNull();
+    expect(text.replace(/[\u00a0\u202f]/g, ' ')).toMatch(/subject +1 nouveau bien pour « Tour: flats for sale in Lyon »/);
+    expect(text).toContain('to         tour@example.org');
 
     expect(result.matchLatencyMs).toBeGreaterThanOrEqual(0);
     expect(result.matchLatencyMs).toBeLessThan(15_000);

@@ -2,8 +2,10 @@
  * `npm run tour`: the product's point in under a minute, against a running stack. It saves a
  * search with notifications on and no endpoint, watches the search's live stream, ingests a new
  * flat the search matches and then a price drop of it, and shows each notification arriving with
- * the time it took from the ingestion request. Each step first prints the curl command that does
- * the same, so the reader can repeat it by hand; the search is deleted at the end, whatever happens.
+ * the time it took from the ingestion request. With the local inbox of `npm start`, it then shows
+ * the alert e-mail listing both facts arriving there. Each step first prints the curl command that
+ * does the same, so the reader can repeat it by hand; the search is deleted at the end, whatever
+ * happens.
  */
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -21,11 +23,17 @@ export interface TourOptions {
   dataDir?: string;
   /** Aborting it (Ctrl-C) stops the tour early; the search is still deleted. */
   signal?: AbortSignal;
+  /** The local inbox's web page (MailDev), where the search's e-mail is shown arriving; null: no e-mail step. */
+  inboxUrl?: string | null;
+  /** How long the e-mail may take (the batch window and more); 60 s by default. */
+  emailTimeoutMs?: number;
 }
 
 export interface TourResult {
   matchLatencyMs: number;
   eventLatencyMs: number;
+  /** From the price drop's ingestion to the e-mail in the inbox; null without an inbox. */
+  emailLatencyMs: number | null;
 }
 
 /** A failure the tour explains in one line (the stack is down, a key is refused, an alert is late). */
@@ -38,6 +46,7 @@ const HEALTH_TIMEOUT_MS = 5_000;
 const START_THE_STACK = 'start the stack with npm start';
 /** The price drop: 5 %, enough to read at a glance. */
 const DROP = 0.05;
+const EMAIL_TIMEOUT_MS = 60_000;
 
 export async function runTour(options: TourOptions): Promise<TourResult> {
   const base = options.baseUrl.replace(/\/+$/, '');
@@ -60,8 +69,9 @@ export async function runTour(options: TourOptions): Promise<TourResult> {
     includedCities: ['/cities/69123'],
     notificationEnabled: true,
     subscribedEvents: ['ad.update.price'],
+    notificationRecipient: 'tour@example.org',
   };
-  step(out, 1, 'Save a search: flats for sale in Lyon, notifications on, price drops subscribed, no endpoint');
+  step(out, 1, 'Save a search: flats for sale in Lyon, notifications on, price drops subscribed, no endpoint, e-mails to tour@example.org');
   command(out, [`curl -X POST -H "X-API-KEY: $API_KEY" -H 'content-type: application/json' \\`, `--data ${shellWord(JSON.stringify(searchBody))} \\`, shellWord(`${base}/searches`)]);
   const created = await http.send('POST', '/searches', options.apiKey, 'API_KEY', searchBody);
   expectStatus(created, 201, 'POST /searches');
@@ -98,6 +108,7 @@ export async function runTour(options: TourOptions): Promise<TourResult> {
     fact(out, 'match', match.payload['@id']);
 
     const dropped = { ...snapshot, price: Math.round(snapshot.price * (1 - DROP)), seenAt: new Date().toISOString() };
+    const droppedAt = performance.now();
     step(out, 4, `The same advert seen again ${DROP * 100} % cheaper: a price drop`);
     const drop = await ingestAndWait(out, http, base, options.adminApiKey, dropped, stream, 'the ad.update.price event', (message) => {
       if (message.event !== 'ad.update.price') return null;
@@ -109,10 +120,21 @@ export async function runTour(options: TourOptions): Promise<TourResult> {
     fact(out, adEvent.fieldName, `${euros(adEvent.fieldOldValue)} → ${euros(adEvent.fieldNewValue)} (${adEvent.percentVariation} %)`);
     fact(out, 'match', drop.payload.match['@id']);
 
-    result = { matchLatencyMs: match.latencyMs, eventLatencyMs: drop.latencyMs };
+    let emailLatencyMs: number | null = null;
+    if (options.inboxUrl) {
+      const inbox = options.inboxUrl.replace(/\/+$/, '');
+      step(out, 5, `The alert e-mail: both facts in one e-mail (batched), in the local inbox ${inbox}`);
+      const email = await waitForEmail(inbox, reference, options.emailTimeoutMs ?? EMAIL_TIMEOUT_MS, signal);
+      emailLatencyMs = Math.round(performance.now() - droppedAt);
+      fact(out, 'received', `${emailLatencyMs} ms after the price drop's ingestion request (the batch window: MAIL_BATCH_WINDOW_MS)`);
+      fact(out, 'subject', email.subject);
+      fact(out, 'to', email.to.map((to) => to.address).join(', '));
+      fact(out, 'see it', `${inbox} (it has a one-click unsubscribe link)`);
+    }
+    result = { matchLatencyMs: match.latencyMs, eventLatencyMs: drop.latencyMs, emailLatencyMs };
   } finally {
     stream?.close();
-    step(out, 5, 'Delete the search');
+    step(out, options.inboxUrl ? 6 : 5, 'Delete the search');
     command(out, [`curl -X DELETE -H "X-API-KEY: $API_KEY" ${shellWord(`${base}/searches/${search.id}`)}`]);
     // Its own deadline and no abort signal: Ctrl-C must not cancel the clean-up it asked for.
     const cleanup = new Api(base, timeoutMs, undefined);
@@ -134,7 +156,32 @@ export async function runTour(options: TourOptions): Promise<TourResult> {
 
 /** The tour's closing line, for callers that want it (the CLI prints it on success). */
 export function summaryLine(result: TourResult): string {
-  return `Done: the match arrived ${result.matchLatencyMs} ms and the price drop ${result.eventLatencyMs} ms after their ingestion requests.`;
+  const email = result.emailLatencyMs === null ? '' : ` The e-mail listing both reached the inbox ${result.emailLatencyMs} ms after the price drop.`;
+  return `Done: the match arrived ${result.matchLatencyMs} ms and the price drop ${result.eventLatencyMs} ms after their ingestion requests.${email}`;
+}
+
+interface InboxEmail {
+  subject: string;
+  to: { address: string }[];
+  html?: string;
+}
+
+/** The first e-mail in the inbox (MailDev's API) that names the tour's advert. */
+async function waitForEmail(inbox: string, reference: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<InboxEmail> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (signal?.aborted) throw new TourError('interrupted');
+    try {
+      const emails = (await (await fetch(`${inbox}/api/email`, { signal: deadline(5_000, signal) })).json()) as InboxEmail[];
+      const ours = emails.find((email) => (email.html ?? '').includes(reference));
+      if (ours) return ours;
+    } catch (error) {
+      if (signal?.aborted) throw new TourError('interrupted');
+      throw new TourError(`the local inbox ${inbox} does not answer (${messageOf(error)}); is the stack still running?`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new TourError(`no e-mail of the tour reached ${inbox} within ${Math.round(timeoutMs / 1000)} s (MAIL_BATCH_WINDOW_MS longer than that?)`);
 }
 
 /** A snapshot as a crawler sends it: the fields that matter here, the rest optional (see advert-snapshot.example.json). */
