@@ -27,7 +27,8 @@ export interface SmtpCatcher {
   close(): Promise<void>;
 }
 
-export async function startSmtpCatcher(): Promise<SmtpCatcher> {
+/** `parse: false` keeps each message raw (its `parsed` empty): a load test's receiving end spends nothing parsing. */
+export async function startSmtpCatcher(options: { parse?: boolean } = {}): Promise<SmtpCatcher> {
   const received: CaughtEmail[] = [];
   const catcher: SmtpCatcher = {
     url: '',
@@ -61,6 +62,10 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
+        if (options.parse === false) {
+          for (const recipient of session.envelope.rcptTo) received.push({ to: recipient.address, parsed: {} as ParsedMail, raw, atMs: Date.now() });
+          return callback();
+        }
         simpleParser(raw).then(
           (parsed) => {
             for (const recipient of session.envelope.rcptTo) received.push({ to: recipient.address, parsed, raw, atMs: Date.now() });
