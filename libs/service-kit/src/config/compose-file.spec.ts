@@ -17,7 +17,11 @@ describe('docker-compose.yml', () => {
     if (name === 'SECRETS_KEY') return `k1:${Buffer.alloc(32).toString('base64')}`;
     return name.endsWith('KEY') || name.endsWith('KEYS') || name.includes('PASSWORD') ? 'placeholder-key-0123456789' : '';
   };
-  const resolve = (value: string) => String(value).replace(/\$\{([A-Z_]+)(:[?-]([^}]*))?\}/g, (_m, name: string) => placeholder(name));
+  /** `${VAR:-default}` takes its default (what runs when the operator sets nothing); `${VAR:?…}` a valid placeholder. */
+  const resolve = (value: string) =>
+    String(value).replace(/\$\{([A-Z_]+)(:([?-])([^}]*))?\}/g, (_m, name: string, _rest: string | undefined, kind: string | undefined, fallback: string | undefined) =>
+      kind === '-' ? (fallback ?? '') : placeholder(name),
+    );
 
   it('gives each app its own NATS user, with the password the nats-servers hold for it', () => {
     for (const app of ['gateway', 'listings', 'geo', 'searches', 'notifier']) {

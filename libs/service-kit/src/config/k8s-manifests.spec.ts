@@ -111,7 +111,7 @@ const selects = (selector: Record<string, string> | undefined, labels: Record<st
   selector !== undefined && Object.keys(selector).length > 0 && Object.entries(selector).every(([key, value]) => labels?.[key] === value);
 
 /** The only variables that may carry credentials; they come from Secrets and nowhere else. */
-const SECRET_VARIABLES = ['API_KEYS', 'ADMIN_API_KEY', 'MONGO_URL', 'ESDB_URL', 'NATS_USER', 'NATS_PASSWORD', 'SECRETS_KEY'];
+const SECRET_VARIABLES = ['API_KEYS', 'ADMIN_API_KEY', 'MONGO_URL', 'ESDB_URL', 'NATS_USER', 'NATS_PASSWORD', 'SECRETS_KEY', 'SMTP_URL'];
 /** Resident memory measured at production scale (listings: 200,000 properties). */
 const MEASURED_MIB: Record<string, number> = { gateway: 250, listings: 1600, geo: 300, searches: 250, notifier: 200 };
 /** Apps that keep events and read models, in EventStoreDB and MongoDB in a cluster. */

@@ -24,8 +24,8 @@ const smtpRoutes = z
 
 /** The notifier's e-mail alerts: where they are sent from and through, and how they are batched. */
 export const mailConfigShape = {
-  /** SMTP server e-mails go through (with TLS and authentication in the URL); unset: no e-mail alerts. */
-  SMTP_URL: smtpUrl.optional(),
+  /** SMTP server e-mails go through (with TLS and authentication in the URL); unset or empty: no e-mail alerts. */
+  SMTP_URL: z.preprocess((value) => (value === '' ? undefined : value), smtpUrl.optional()),
   SMTP_ROUTES: smtpRoutes,
   MAIL_FROM: z.string().min(3).default('Immo Alerts <alertes@immo-alerts.localhost>'),
   /** Facts for one recipient and search arriving within this time go out as one e-mail. */
