@@ -12,6 +12,7 @@ import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthFailureLimiter } from './auth/auth-failure-limiter';
 import { ApiKeyRegistry } from './auth/api-key.registry';
 import { IssuedKeyIds } from './auth/issued-key-ids';
+import { RequestAuthenticator } from './auth/request-authenticator';
 import { EntrypointController } from './entrypoint/entrypoint.controller';
 import { GeoController } from './geo/geo.controller';
 import { ListingsController } from './listings/listings.controller';
@@ -100,6 +101,7 @@ export class GatewayModule {
           }),
         },
         ServiceClient,
+        RequestAuthenticator,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: ProblemFilter },
       ],
