@@ -11,6 +11,8 @@ import { AccountKeys } from './auth/account-keys';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthFailureLimiter } from './auth/auth-failure-limiter';
 import { ApiKeyRegistry } from './auth/api-key.registry';
+import { IssuedKeyIds } from './auth/issued-key-ids';
+import { RequestAuthenticator } from './auth/request-authenticator';
 import { EntrypointController } from './entrypoint/entrypoint.controller';
 import { GeoController } from './geo/geo.controller';
 import { ListingsController } from './listings/listings.controller';
@@ -24,6 +26,7 @@ import { ServiceClient } from './rpc/service-client';
 import { EmailPreviewController } from './searches/email-preview.controller';
 import { SearchesController } from './searches/searches.controller';
 import { UnsubscribeController } from './searches/unsubscribe.controller';
+import { registerKeyFilterMetrics } from './telemetry/key-filter-metrics';
 import { MetricsController } from './telemetry/metrics.controller';
 
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
@@ -55,7 +58,17 @@ export class GatewayModule {
         { provide: GATEWAY_INSTANCE, useValue: gatewayInstance(config.REPLICA_NAME) },
         { provide: NATS_CONNECTION, useValue: nats },
         { provide: NatsRpcClient, useValue: rpc },
-        { provide: AccountKeys, useValue: new AccountKeys(rpc, nats) },
+        {
+          provide: IssuedKeyIds,
+          useFactory: () => {
+            // Loaded in the background: keys are looked up until it is done, so start waits for nothing.
+            const ids = new IssuedKeyIds(rpc, nats);
+            ids.start();
+            registerKeyFilterMetrics(ids);
+            return ids;
+          },
+        },
+        { provide: AccountKeys, useFactory: (issued: IssuedKeyIds) => new AccountKeys(rpc, nats, issued), inject: [IssuedKeyIds] },
         {
           provide: RateLimiter,
           useFactory: () =>
@@ -88,6 +101,7 @@ export class GatewayModule {
           }),
         },
         ServiceClient,
+        RequestAuthenticator,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: ProblemFilter },
       ],

@@ -7,6 +7,7 @@ import {
   disableNotificationsRequestSchema,
   endpointGoneRequestSchema,
   issueKeyRequestSchema,
+  issuedKeyIdsRequestSchema,
   keyByIdRequestSchema,
   listAccountsRequestSchema,
   listMatchesRequestSchema,
@@ -77,6 +78,12 @@ export class SearchesController {
       if (!holder) throw new CommandRejected(rpcErrors.notFound(`No live key ${keyId}.`));
       return holder;
     });
+  }
+
+  @MessagePattern(SEARCHES_SUBJECTS.issuedKeyIds)
+  issuedKeyIds(@Payload() payload: unknown) {
+    const { after } = parseRpcPayload(issuedKeyIdsRequestSchema, payload ?? {});
+    return answered(() => this.accounts.issuedKeyIds(after ?? null));
   }
 
   @MessagePattern(SEARCHES_SUBJECTS.createSearch)

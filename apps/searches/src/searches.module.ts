@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
-import { accountKeyIdOf, apiKeyDigest, SEARCHES_SUBJECTS, type KeyRevokedMessage, type SearchChangedMessage } from '@immo/contracts';
+import { accountKeyIdOf, apiKeyDigest, SEARCHES_SUBJECTS, type SearchChangedMessage } from '@immo/contracts';
 import {
   ALERT_NOTIFICATIONS_STREAM_SETTINGS,
   replicated,
@@ -16,6 +16,7 @@ import {
   type SearchesConfig,
 } from '@immo/service-kit';
 import { AccountsService } from './accounts/accounts.service';
+import { KeyAnnouncements } from './accounts/key-announcements';
 import { AlertMatcher } from './matching/alert-matcher';
 import { AlertRecords } from './matching/alert-records';
 import { MatchableSearches } from './matching/matchable-searches';
@@ -91,18 +92,19 @@ export class SearchesModule {
     const eventStore = await openEventStore('searches', config, nats);
     const documentStore = await openDocumentStore('searches', config, nats);
     const projection = new SearchesProjection(eventStore, documentStore);
-    // Gateways drop a revoked key at once rather than when their cache expires.
+    // Gateways drop a revoked key at once rather than when their cache expires, and know a new
+    // key's id before the command that issued it is answered (the projection tells its listeners
+    // of a commit before it answers the commands waiting for it).
+    const announcements = new KeyAnnouncements(nats);
     projection.onCommitted((event) => {
-      if (event.type === 'ApiKeyRevoked') {
-        const message: KeyRevokedMessage = { keyId: (event.data as { keyId: string }).keyId };
-        nats.publish(SEARCHES_SUBJECTS.keyRevoked, JSON.stringify(message));
-      } else if (event.type !== 'SearchCreated' && isSearchEvent(event.type)) {
+      if (announcements.announce(event)) return;
+      if (event.type !== 'SearchCreated' && isSearchEvent(event.type)) {
         // The notifier drops what it cached of the search (a deleted search sends nothing more).
         const message: SearchChangedMessage = { searchId: (event.data as { searchId: string }).searchId };
         nats.publish(SEARCHES_SUBJECTS.searchChanged, JSON.stringify(message));
       }
     });
-    const accounts = new AccountsService(eventStore, projection);
+    const accounts = new AccountsService(eventStore, projection, { announced: () => announcements.delivered() });
     const matchable = new MatchableSearches();
     const publish = await openOutboxPublisher(nats, replicated(ALERT_NOTIFICATIONS_STREAM_SETTINGS, config.NATS_REPLICAS));
     const matcher = new AlertMatcher(nats, documentStore, matchable, publish, undefined, config.NATS_REPLICAS);

@@ -11,11 +11,25 @@ import { RpcCallError, type NatsRpcClient } from '@immo/service-kit';
 const HOLDER_TTL_MS = 4_000;
 /** Lookups made again when a revocation of the key arrived while each was in flight. */
 const MAX_LOOKUPS = 3;
-/** Unknown key ids are remembered briefly, so garbage keys do not each cost a NATS request. */
+/**
+ * Key ids the searches service did not find (revoked, or asked while the issued ids were not known
+ * here) are remembered briefly, so retrying them does not each time cost a NATS request.
+ */
 const UNKNOWN_TTL_MS = 5_000;
 const MAX_CACHED_KEYS = 50_000;
 
 type Cached = KeyHolder | 'unknown';
+
+/**
+ * Says which key ids surely were never issued (see `IssuedKeyIds`); synchronously when it can,
+ * so that a key it lets through is looked up without waiting a turn.
+ */
+export interface KeyIdFilter {
+  mayBeIssued(keyId: string): boolean | Promise<boolean>;
+}
+
+/** Without a filter, every well-formed key is looked up. */
+const NO_FILTER: KeyIdFilter = { mayBeIssued: () => true };
 
 /**
  * Keys issued to accounts (`imk_<keyId>_<secret>`), checked against the digests the searches
@@ -35,6 +49,7 @@ export class AccountKeys {
   constructor(
     private readonly rpc: NatsRpcClient,
     nats: NatsConnection,
+    private readonly issued: KeyIdFilter = NO_FILTER,
   ) {
     const revocations = nats.subscribe(SEARCHES_SUBJECTS.keyRevoked);
     void (async () => {
@@ -60,6 +75,8 @@ export class AccountKeys {
     if (keyId === null) return null;
     let cached = this.cache.get(keyId);
     if (cached === undefined) {
+      const mayBeIssued = this.issued.mayBeIssued(keyId);
+      if (!(typeof mayBeIssued === 'boolean' ? mayBeIssued : await mayBeIssued)) return null;
       cached = await this.freshLookUp(keyId);
       this.cache.set(keyId, cached, cached === 'unknown' ? { ttl: UNKNOWN_TTL_MS } : {});
     }

@@ -1,76 +1,22 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { ProblemException } from '../http/problem';
-import { RateLimiter } from '../http/rate-limit/rate-limiter';
-import { toHttpProblem } from '../rpc/service-client';
-import { AccountKeys } from './account-keys';
-import { AuthFailureLimiter } from './auth-failure-limiter';
-import { ApiKeyRegistry, type ApiKeyIdentity } from './api-key.registry';
-import { ADMIN_ONLY, IS_PUBLIC } from './public.decorator';
+import { routeAccessOf } from '../http/route-policy';
+import type { ApiKeyIdentity } from './api-key.registry';
 
 export type AuthenticatedRequest = FastifyRequest & { apiKey?: ApiKeyIdentity };
 
+/**
+ * Keys are checked before Nest sees the request, in Fastify's `onRequest` hook (see
+ * `authenticateBeforeBody`), which leaves the identity on the request. This guard only makes sure
+ * of it: a route that needs a key, reached by a request that carries no identity (a gateway put
+ * together without that hook), is refused rather than served. It looks no key up.
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly registry: ApiKeyRegistry,
-    private readonly accountKeys: AccountKeys,
-    private readonly limiter: RateLimiter,
-    private readonly failures: AuthFailureLimiter,
-  ) {}
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+  canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
-    const header = request.headers['x-api-key'];
-    const presented = Array.isArray(header) ? header[0] : header;
-    // An address over its failed authentications gets no key looked up until its wait is over.
-    this.refuseIfBlocked(this.failures.blocked(request.ip), reply);
-    const identity = presented ? (this.registry.identify(presented) ?? (await this.accountIdentity(presented))) : null;
-    if (!identity) {
-      this.refuseIfBlocked(await this.failures.failed(request.ip), reply);
-      throw new ProblemException(401, 'A valid API key is required in the X-API-KEY header.');
-    }
-    if (this.reflector.getAllAndOverride<boolean>(ADMIN_ONLY, targets) && !identity.admin) {
-      throw new ProblemException(403, 'This operation needs the admin API key.');
-    }
-    request.apiKey = identity;
-    // The operators' key (ingestion, accounts) is not limited: listings applies its own backpressure.
-    if (!identity.admin) await this.limit(identity.keyId, context.switchToHttp().getResponse<FastifyReply>());
-    return true;
-  }
-
-  /** RateLimit-* headers on every answer of a limited key; 429 with Retry-After over the limit. */
-  private async limit(keyId: string, reply: FastifyReply): Promise<void> {
-    const decision = await this.limiter.take(keyId);
-    if (decision === null) return;
-    const { requests, windowMs, burst } = this.limiter.settings;
-    void reply.header('RateLimit-Limit', String(requests));
-    void reply.header('RateLimit-Remaining', String(decision.remaining));
-    void reply.header('RateLimit-Reset', String(decision.resetSeconds));
-    void reply.header('RateLimit-Policy', `${requests};w=${Math.round(windowMs / 1000)};burst=${burst}`);
-    if (decision.allowed) return;
-    void reply.header('Retry-After', String(decision.retryAfterSeconds));
-    throw new ProblemException(429, `This API key made more than ${requests} requests in ${Math.round(windowMs / 1000)} s (bursts of ${burst}); retry in ${decision.retryAfterSeconds} s.`);
-  }
-
-  private refuseIfBlocked(retryAfterSeconds: number | null, reply: FastifyReply): void {
-    if (retryAfterSeconds === null) return;
-    void reply.header('Retry-After', String(retryAfterSeconds));
-    throw new ProblemException(429, `Too many failed authentications from this address (more than ${this.failures.perMinute} a minute); retry in ${retryAfterSeconds} s.`);
-  }
-
-  private async accountIdentity(apiKey: string): Promise<ApiKeyIdentity | null> {
-    try {
-      const holder = await this.accountKeys.holderOf(apiKey);
-      return holder ? { keyId: holder.keyId, accountId: holder.accountId, admin: false, revocable: true } : null;
-    } catch (error) {
-      // The searches service is down: say so (503), rather than calling a valid key invalid.
-      throw toHttpProblem(error);
-    }
+    if (routeAccessOf(request) === 'public' || request.apiKey !== undefined) return true;
+    throw new ProblemException(401, 'A valid API key is required in the X-API-KEY header.');
   }
 }

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { FastifyError, FastifyHttpOptions, FastifyReply } from 'fastify';
 import type { GatewayConfig } from '@immo/service-kit';
+import { SMALL_BODY_LIMIT_BYTES } from './body-limits';
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problem';
 import { QUERY_LIMITS } from './query-string';
 
@@ -28,11 +29,14 @@ export const HEADER_HEADROOM_BYTES = 16 * 1024;
  * against its header limit (16 KiB by default) and answers a bare 431 beyond it, so a query
  * between 16 and 64 KiB would never reach QUERY_LIMITS (whose 414 carries a problem body). The
  * limit is raised to the longest query we accept plus the default room for the rest.
+ *
+ * The server's body limit is the small one: routes that take larger bodies get theirs as they are
+ * registered (`installRouteBodyLimits`), so a request matching no route reads no more than that.
  */
-export function gatewayFastifyOptions(config: Pick<GatewayConfig, 'BODY_LIMIT_BYTES'> & Partial<Pick<GatewayConfig, 'TRUST_PROXY'>>): FastifyHttpOptions<Server> {
+export function gatewayFastifyOptions(config: Partial<Pick<GatewayConfig, 'TRUST_PROXY'>>): FastifyHttpOptions<Server> {
   const proxies = (config.TRUST_PROXY ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
   return {
-    bodyLimit: config.BODY_LIMIT_BYTES,
+    bodyLimit: SMALL_BODY_LIMIT_BYTES,
     // `request.ip` is the socket's address, or X-Forwarded-For's client when the socket is a trusted proxy.
     trustProxy: proxies.length > 0 ? proxies : false,
     // Bracket query strings are parsed per route with bounds (BracketQuery); skip Fastify's parser.

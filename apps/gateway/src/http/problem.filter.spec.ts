@@ -21,6 +21,13 @@ describe('toProblem', () => {
     expect(toProblem(new HttpException('Not Found', 404)).violations).toBeUndefined();
   });
 
+  it('names the route body limit in a 413, as Fastify raises it or as Nest hands it over', () => {
+    const detail = 'The request body is too large: this operation takes at most 64 KiB (65536 bytes).';
+    expect(toProblem(fastifyError(413, 'FST_ERR_CTP_BODY_TOO_LARGE', 'Request body is too large'), 64 * 1024)).toMatchObject({ status: 413, detail });
+    expect(toProblem(new HttpException('Request body is too large', 413), 64 * 1024)).toEqual(expect.objectContaining({ status: 413, detail }));
+    expect(toProblem(new HttpException('Request body is too large', 413), 5 * 1024 * 1024).detail).toContain('at most 5 MiB (5242880 bytes)');
+  });
+
   it('keeps other client errors of Fastify without violations, and says a large body is too large', () => {
     expect(toProblem(fastifyError(413, 'FST_ERR_CTP_BODY_TOO_LARGE', 'Request body is too large'))).toEqual(
       expect.objectContaining({ status: 413, detail: 'The request body is too large.' }),

@@ -10,6 +10,7 @@ import {
 } from '@immo/contracts';
 import { searchVariables, type CriteriaEndpoint } from '@immo/property-criteria';
 import { AdminOnly } from '../auth/public.decorator';
+import { BodyLimit } from '../http/body-limits';
 import { BracketQuery } from '../http/bracket-query.decorator';
 import { hydraCollection } from '../http/hydra-collection';
 import { ProblemException } from '../http/problem';
@@ -98,6 +99,7 @@ export class ListingsController {
   /** Batch ingestion of advert snapshots: one result per item, valid items stored, bad ones not. */
   @Post('admin/adverts')
   @AdminOnly()
+  @BodyLimit('ingestion')
   @HttpCode(200)
   async ingest(@Body() body: unknown): Promise<IngestAdvertsReply> {
     const parsed = validateBody(ingestBodySchema, body);

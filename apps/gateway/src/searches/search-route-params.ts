@@ -4,9 +4,10 @@ import { ProblemException } from '../http/problem';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Who is calling, as the API key guard identified it. */
+/** Who is calling, as the key check identified it. */
 export function callerOf(request: AuthenticatedRequest): Caller {
-  // The guard ran: every request reaching a handler carries its identity.
+  // The key check ran (the guard makes sure of it): every request reaching a handler that needs a
+  // key carries its identity.
   return { accountId: (request.apiKey as NonNullable<AuthenticatedRequest['apiKey']>).accountId };
 }
 

@@ -9,6 +9,7 @@ import {
 } from '@immo/contracts';
 import { searchVariables } from '@immo/property-criteria';
 import type { AuthenticatedRequest } from '../auth/api-key.guard';
+import { BodyLimit } from '../http/body-limits';
 import { BracketQuery } from '../http/bracket-query.decorator';
 import { hydraCollection } from '../http/hydra-collection';
 import { ProblemException } from '../http/problem';
@@ -18,20 +19,12 @@ import { nameIgnoredParameters } from '../http/ignored-parameters';
 import { parsedCriteria, relayPropertyPage } from '../listings/property-pages';
 import { callerOf, uuidParameter } from './search-route-params';
 
-/** A search body is a few hundred bytes; 64 KiB leaves room for long expression lists and no more. */
-export const MAX_SEARCH_BODY_BYTES = 64 * 1024;
 const SEARCH_MAPPINGS = ['notificationEnabled', 'title', 'order[title]', 'page'].map((variable) => ({ variable, property: null, required: false }));
 const PROPERTY_MAPPINGS = searchVariables('properties').map((variable) => ({ variable, property: null, required: false }));
 /** What `GET /searches/{id}/properties` takes from its own query: the search gives the rest. */
 const PAGING_PARAMETERS = new Set(['page', 'itemsPerPage', 'order']);
 
 const searchId = (id: string) => uuidParameter(id);
-
-function boundedBody(request: AuthenticatedRequest, body: unknown): unknown {
-  const length = Number(request.headers['content-length'] ?? JSON.stringify(body ?? null).length);
-  if (length > MAX_SEARCH_BODY_BYTES) throw new ProblemException(413, `A search body may hold at most ${MAX_SEARCH_BODY_BYTES} bytes.`);
-  return body;
-}
 
 const origin = (header: string | string[] | undefined): string | undefined => {
   const value = Array.isArray(header) ? header[0] : header;
@@ -45,6 +38,7 @@ export class SearchesController {
 
   @Post()
   @HttpCode(201)
+  @BodyLimit('search')
   create(
     @Req() request: AuthenticatedRequest,
     @Body() body: unknown,
@@ -57,7 +51,7 @@ export class SearchesController {
     }
     return this.services.request<SearchRecord>(SEARCHES_SUBJECTS.createSearch, {
       caller: callerOf(request),
-      body: boundedBody(request, body),
+      body,
       ...(platform ? { platformOrigin: platform } : {}),
       ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
     });
@@ -87,11 +81,13 @@ export class SearchesController {
   /** The spec updates with POST; PUT does the same (full replacement of the body fields). */
   @Post(':id')
   @HttpCode(200)
+  @BodyLimit('search')
   update(@Req() request: AuthenticatedRequest, @Param('id') id: string, @Body() body: unknown, @Headers('platformorigin') platformOrigin?: string) {
     return this.replace(request, id, body, platformOrigin);
   }
 
   @Put(':id')
+  @BodyLimit('search')
   put(@Req() request: AuthenticatedRequest, @Param('id') id: string, @Body() body: unknown, @Headers('platformorigin') platformOrigin?: string) {
     return this.replace(request, id, body, platformOrigin);
   }
@@ -135,7 +131,7 @@ export class SearchesController {
     return this.services.request<SearchRecord>(SEARCHES_SUBJECTS.updateSearch, {
       caller: callerOf(request),
       id: searchId(id),
-      body: boundedBody(request, body),
+      body,
       ...(platform ? { platformOrigin: platform } : {}),
     });
   }

@@ -3,9 +3,8 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Controller, Logger, Module, type DynamicModule } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { JSONCodec, type MsgHdrs, type NatsConnection } from 'nats';
 import { GEO_SUBJECTS, LISTINGS_SUBJECTS } from '@immo/contracts';
 import {
@@ -19,9 +18,7 @@ import {
   ServiceKitModule,
 } from '@immo/service-kit';
 import { startNatsServer, type RunningNatsServer } from '@immo/testing';
-import { GatewayModule } from '../app.module';
-import { gatewayFastifyOptions } from '../http/http-server-options';
-import { installRequestTelemetry } from './request-telemetry';
+import { createGatewayApp } from '../gateway-app';
 
 const API_KEY = 'test-key-7f3a9c2e5b1d4086';
 const ADMIN_KEY = 'admin-key-0d8e6b4a2c9f1357';
@@ -91,9 +88,7 @@ describe('gateway request ids, access log and HTTP metrics (real NATS, a geo ser
 
     const config = loadConfig('gateway', gatewayConfigSchema, { NATS_URL: server.url, API_KEYS: API_KEY, ADMIN_API_KEY: ADMIN_KEY, DATA_DIR: dataDir, RPC_TIMEOUT_MS: '2000', RATE_LIMIT_REQUESTS: '0', AUTH_FAILURES_PER_MINUTE: '0' });
     gatewayNats = await connectNats({ NATS_URL: config.NATS_URL, NATS_CONNECT_TIMEOUT_MS: 2000 }, { name: 'gateway', principal: null });
-    const adapter = new FastifyAdapter(gatewayFastifyOptions(config));
-    installRequestTelemetry(adapter.getInstance());
-    gateway = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(config, gatewayNats), adapter, { logger: processNestLogger() });
+    gateway = await createGatewayApp(config, gatewayNats, { nest: { logger: processNestLogger() } });
     await gateway.listen(0, '127.0.0.1');
     gatewayUrl = await gateway.getUrl();
   });
@@ -134,7 +129,7 @@ describe('gateway request ids, access log and HTTP metrics (real NATS, a geo ser
     expect(accessLine(String(tooLong.headers['x-request-id']))).toMatchObject({ status: 200 });
   });
 
-  it('returns the id on error answers too: 401 from the guard, 404 from no route, 503 from no service', async () => {
+  it('returns the id on error answers too: 401 from the key check, 404 from no route, 503 from no service', async () => {
     const unauthorized = await get('/departments/75', { 'x-request-id': 'err-401' });
     expect(unauthorized.statusCode).toBe(401);
     expect(unauthorized.headers['x-request-id']).toBe('err-401');

@@ -29,7 +29,7 @@ type TrackedRequest = FastifyRequest & { [CONTEXT]?: RequestContext | null };
 
 /**
  * Request ids, access log and HTTP metrics of the gateway, as Fastify hooks so that every answer
- * is covered, whether a handler, a guard (401), the not-found handler or Fastify itself (413) gave it:
+ * is covered, whether a handler, the key check (401), the not-found handler or Fastify itself (413) gave it:
  *
  * - the request id is the caller's `X-Request-Id` when usable (printable, at most 128 characters),
  *   otherwise a new UUID; it is sent back on every response and the request is handled inside its
@@ -58,7 +58,7 @@ export function installRequestTelemetry(fastify: FastifyInstance, logger: PinoLo
     request[CONTEXT] = context;
     // On the raw response, so streams written past Fastify (server-sent events) carry it too.
     reply.raw.setHeader(REQUEST_ID_HEADER, requestId);
-    // The rest of the request runs from `done`: guards, the handler, what they await. Fastify binds
+    // The rest of the request runs from `done`: the key check, the handler, what they await. Fastify binds
     // the end of body parsing to the context it started in, so a body does not lose it.
     runInRequestContext(context, done);
   });

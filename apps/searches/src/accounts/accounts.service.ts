@@ -6,6 +6,7 @@ import {
   type AccountsPage,
   type CreatedAccount,
   type IssuedKey,
+  type IssuedKeyIdsPage,
   type KeyHolder,
 } from '@immo/contracts';
 import type { EventStore } from '@immo/event-store';
@@ -15,6 +16,8 @@ import type { SearchesProjection } from '../projection/searches-projection';
 import { accountStream, evolveAccount, type AccountEvent, type AccountState } from './account-events';
 
 export const ACCOUNTS_PER_PAGE = 30;
+/** Key ids per page of `issuedKeyIds`: about 300 KB of JSON, well inside a NATS message. */
+export const ISSUED_KEY_IDS_PER_PAGE = 20_000;
 /** A command answers once its events are in the read models, so the caller reads what it wrote. */
 export const READ_YOUR_WRITES_MS = 5000;
 
@@ -25,13 +28,28 @@ const summaryOf = (doc: AccountDoc): AccountSummary => ({
   keys: doc.keys.map(({ keyId, createdAt, revokedAt }) => ({ keyId, createdAt, revokedAt })),
 });
 
+export interface AccountsServiceOptions {
+  now?: () => Date;
+  /**
+   * Resolves once gateways have been sent the broadcasts of what was just committed (see
+   * `KeyAnnouncements.delivered`): a new key is answered only then.
+   */
+  announced?: () => Promise<void>;
+}
+
 /** Accounts and their API keys (admin operations), and key lookups for the gateway. */
 export class AccountsService {
+  private readonly now: () => Date;
+  private readonly announced: () => Promise<void>;
+
   constructor(
     private readonly eventStore: EventStore,
     private readonly projection: SearchesProjection,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+    options: AccountsServiceOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.announced = options.announced ?? (() => Promise.resolve());
+  }
 
   async create(name: string, imported?: { keyId: string; digest: string }): Promise<CreatedAccount> {
     const accountId = randomUUID();
@@ -41,6 +59,7 @@ export class AccountsService {
       { type: 'AccountCreated', data: { accountId, name, createdAt } },
       { type: 'ApiKeyIssued', data: { accountId, keyId: key.keyId, digest: key.digest, createdAt } },
     ]);
+    await this.announced();
     return { id: accountId, name, createdAt, keyId: key.keyId, apiKey: key.apiKey };
   }
 
@@ -57,6 +76,7 @@ export class AccountsService {
     const { revision } = await this.existing(accountId);
     const key = newApiKey();
     await this.append(accountId, revision, [{ type: 'ApiKeyIssued', data: { accountId, keyId: key.keyId, digest: key.digest, createdAt: this.now().toISOString() } }]);
+    await this.announced();
     return { keyId: key.keyId, apiKey: key.apiKey };
   }
 
@@ -74,6 +94,13 @@ export class AccountsService {
     const key = await this.projection.keys.findById(keyId);
     if (!key || key.revokedAt !== null) return null;
     return { keyId, accountId: key.accountId, digest: key.digest };
+  }
+
+  /** Ids of keys ever issued (revoked ones too), in ascending order, a page at a time. */
+  async issuedKeyIds(after: string | null, perPage = ISSUED_KEY_IDS_PER_PAGE): Promise<IssuedKeyIdsPage> {
+    const keys = await this.projection.keys.find(after === null ? {} : { _id: { $gt: after } }, { sort: { _id: 1 }, limit: perPage, projection: { _id: 1 } });
+    const keyIds = keys.map((key) => key._id);
+    return { keyIds, next: keyIds.length === perPage ? (keyIds[keyIds.length - 1] as string) : null };
   }
 
   async knowsKey(keyId: string): Promise<boolean> {

@@ -3,12 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
-import type { Caller, SearchRelations } from '@immo/contracts';
+import { SEARCHES_SUBJECTS, type Caller, type IssuedKeyIdsPage, type KeyIssuedMessage, type SearchRelations } from '@immo/contracts';
 import { EmbeddedDocumentStore, type CommitOptions, type CommitOutcome, type DocumentStore, type DocumentWrite } from '@immo/document-store';
 import { JetStreamEventStore } from '@immo/event-store';
 import { PrivateTargetsAllowed, type NatsRpcClient } from '@immo/service-kit';
-import { startNatsServer, type RunningNatsServer } from '@immo/testing';
+import { startNatsServer, until, type RunningNatsServer } from '@immo/testing';
 import { AccountsService } from '../accounts/accounts.service';
+import { KeyAnnouncements } from '../accounts/key-announcements';
 import { AlertRecords } from '../matching/alert-records';
 import { PlaceRelations } from '../places/place-relations';
 import { SearchesService } from '../searches/searches.service';
@@ -127,6 +128,57 @@ describe('searches projection (real JetStream, LMDB read models)', () => {
     expect(await accounts.keyHolder(created.keyId)).toMatchObject({ accountId: created.id });
     const listed = await accounts.list(1);
     expect(listed.items.map((account) => account.id)).toContain(created.id);
+    await projection.stop();
+    await store.close();
+  });
+
+  it('broadcasts each issued key id before the command is answered, and pages every issued id (revoked ones too) in order', async () => {
+    const { store } = openStore();
+    const projection = new SearchesProjection(eventStore, store);
+    const announcements = new KeyAnnouncements(nats);
+    projection.onCommitted((event) => announcements.announce(event));
+    await projection.start();
+    const accounts = new AccountsService(eventStore, projection, { announced: () => announcements.delivered() });
+    // A gateway's connection: what it holds once its own round trip to the server is back.
+    const gateway = await connect({ servers: server.url });
+    const heard: string[] = [];
+    gateway.subscribe(SEARCHES_SUBJECTS.keyIssued, { callback: (_error, message) => heard.push((JSON.parse(message.string()) as KeyIssuedMessage).keyId) });
+    await gateway.flush();
+
+    const created = await accounts.create('Annoncée');
+    await gateway.flush();
+    expect(heard).toContain(created.keyId);
+    const rotated = await accounts.issueKey(created.id);
+    await gateway.flush();
+    expect(heard).toContain(rotated.keyId);
+    await accounts.revokeKey(created.id, created.keyId);
+
+    const pages: IssuedKeyIdsPage[] = [await accounts.issuedKeyIds(null, 2)];
+    for (let last = pages[0] as IssuedKeyIdsPage; last.next !== null; last = pages[pages.length - 1] as IssuedKeyIdsPage) pages.push(await accounts.issuedKeyIds(last.next, 2));
+    const all = pages.flatMap((page) => page.keyIds);
+    expect(all).toEqual([...all].sort());
+    expect(all).toEqual(expect.arrayContaining([created.keyId, rotated.keyId]));
+    expect(pages.slice(0, -1).every((page) => page.keyIds.length === 2)).toBe(true);
+    await gateway.drain();
+    await projection.stop();
+    await store.close();
+  });
+
+  it('answers a command that issues a key only once its broadcast is delivered', async () => {
+    const { store } = openStore();
+    const projection = new SearchesProjection(eventStore, store);
+    await projection.start();
+    const held: (() => void)[] = [];
+    const accounts = new AccountsService(eventStore, projection, { announced: () => new Promise<void>((resolve) => held.push(resolve)) });
+    for (const issue of [() => accounts.create('Retenue'), async () => accounts.issueKey((await accounts.list(1)).items[0]?.id as string)]) {
+      let answered = false;
+      const issuing = issue().then(() => (answered = true));
+      await until(() => held.length === 1);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(answered).toBe(false);
+      held.shift()?.();
+      await issuing;
+    }
     await projection.stop();
     await store.close();
   });

@@ -9,6 +9,11 @@ export const SEARCHES_SUBJECTS = {
   revokeKey: 'searches.cmd.revoke-key.v1',
   /** The gateway asks who holds a key, by its id; it compares the digest itself. */
   keyById: 'searches.query.key-by-id.v1',
+  /**
+   * The id of every key ever issued, a page at a time: a gateway loads them at start (and after a
+   * NATS reconnection) and refuses ids not among them without asking `keyById`.
+   */
+  issuedKeyIds: 'searches.query.issued-key-ids.v1',
   createSearch: 'searches.cmd.create-search.v1',
   updateSearch: 'searches.cmd.update-search.v1',
   deleteSearch: 'searches.cmd.delete-search.v1',
@@ -19,6 +24,11 @@ export const SEARCHES_SUBJECTS = {
   listSearches: 'searches.query.searches.v1',
   /** Broadcast (core NATS) once a revocation is committed: every gateway drops the key at once. */
   keyRevoked: 'searches.event.key-revoked.v1',
+  /**
+   * Broadcast (core NATS) once a key's issue is committed, and before the command that issued it
+   * is answered: every gateway adds the id to the ids it knows, so the key works on each at once.
+   */
+  keyIssued: 'searches.event.key-issued.v1',
   /** A search's matches, newest first (`GET /searches/{id}/matches`). */
   listMatches: 'searches.query.matches.v1',
   /** The notifier asks, before an attempt, whether a search still wants its notifications. */
@@ -38,6 +48,8 @@ export const listAccountsRequestSchema = z.object({ page: z.number().int().min(1
 export const issueKeyRequestSchema = z.object({ accountId: accountIdSchema }).strict();
 export const revokeKeyRequestSchema = z.object({ accountId: accountIdSchema, keyId: keyIdSchema }).strict();
 export const keyByIdRequestSchema = z.object({ keyId: keyIdSchema }).strict();
+/** A page of issued key ids: the first without `after`, then each after the last id of the one before. */
+export const issuedKeyIdsRequestSchema = z.object({ after: keyIdSchema.optional() }).strict();
 
 export interface AccountKeySummary {
   keyId: string;
@@ -80,6 +92,16 @@ export interface KeyHolder {
 
 export interface KeyRevokedMessage {
   keyId: string;
+}
+
+export interface KeyIssuedMessage {
+  keyId: string;
+}
+
+/** Key ids in ascending order; `next` is the `after` of the following page, null after the last. */
+export interface IssuedKeyIdsPage {
+  keyIds: string[];
+  next: string | null;
 }
 
 /** Who is calling, as the gateway authenticated it: searches are scoped by `accountId`. */

@@ -3,12 +3,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { NatsConnection } from 'nats';
-import { gatewayConfigSchema, loadConfig, type GatewayConfig } from '@immo/service-kit';
-import { GatewayModule } from '../../app.module';
-import { gatewayFastifyOptions } from '../../http/http-server-options';
+import { createLogger, gatewayConfigSchema, loadConfig, type GatewayConfig } from '@immo/service-kit';
+import { createGatewayApp } from '../../gateway-app';
 
 /** An API key the test gateway accepts (it acts for an account of its own). */
 export const TEST_API_KEY = 'docs-test-key-0123456789';
@@ -37,7 +35,7 @@ export function idleNatsConnection(): NatsConnection {
   return fake as unknown as NatsConnection;
 }
 
-export function testGatewayConfig(): GatewayConfig {
+export function testGatewayConfig(overrides: Record<string, string> = {}): GatewayConfig {
   return loadConfig('gateway', gatewayConfigSchema, {
     API_KEYS: TEST_API_KEY,
     DATA_DIR: join(mkdtempSync(join(tmpdir(), 'gateway-docs-')), 'data'),
@@ -45,15 +43,14 @@ export function testGatewayConfig(): GatewayConfig {
     // The limiters would open NATS KV buckets; the test stacks turn them off too.
     RATE_LIMIT_REQUESTS: '0',
     AUTH_FAILURES_PER_MINUTE: '0',
+    ...overrides,
   });
 }
 
 /** The gateway module as `main.ts` starts it, over an idle NATS, listening on a free loopback port. */
-export async function startGatewayWithoutServices(): Promise<{ app: NestFastifyApplication; baseUrl: string }> {
-  const config = testGatewayConfig();
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(config, idleNatsConnection()), new FastifyAdapter(gatewayFastifyOptions(config)), {
-    logger: false,
-  });
+export async function startGatewayWithoutServices(overrides: Record<string, string> = {}): Promise<{ app: NestFastifyApplication; baseUrl: string }> {
+  const config = testGatewayConfig(overrides);
+  const app = await createGatewayApp(config, idleNatsConnection(), { nest: { logger: false }, accessLog: createLogger({ name: 'gateway', level: 'error', format: 'json' }) });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   return { app, baseUrl: `http://127.0.0.1:${port}` };
