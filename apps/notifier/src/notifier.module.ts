@@ -82,9 +82,11 @@ export class NotifierModule {
         maxRetries: config.WEBHOOK_MAX_RETRIES,
         retryIntervalMs: config.WEBHOOK_RETRY_INTERVAL_MS,
         concurrency: config.WEBHOOK_CONCURRENCY,
-        // An attempt asks the searches service (at most its RPC timeout) and then POSTs or sends
-        // (at most the webhook or SMTP timeout): a claim outlasts both, with room for a slow store.
-        claimMs: RPC_TIMEOUT_MS + Math.max(config.WEBHOOK_TIMEOUT_MS, config.MAIL_TIMEOUT_MS) + CLAIM_MARGIN_MS,
+        // An attempt asks the searches service (at most its RPC timeout) and then POSTs (at most
+        // the webhook timeout) or sends an e-mail (the SMTP timeout): a claim outlasts both, with
+        // room for a slow store.
+        claimMs: RPC_TIMEOUT_MS + config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS,
+        emailClaimMs: RPC_TIMEOUT_MS + config.MAIL_TIMEOUT_MS + CLAIM_MARGIN_MS,
       },
       {
         endpointGone: (searchId, endpoint) => {

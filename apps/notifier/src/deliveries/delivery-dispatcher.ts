@@ -44,6 +44,8 @@ export interface DispatchPolicy {
   concurrency: number;
   /** How long a claimed delivery is left to its holder: longer than an attempt can take. */
   claimMs: number;
+  /** The same for an e-mail (an SMTP timeout instead of the webhook one); `claimMs` when absent. */
+  emailClaimMs?: number;
 }
 
 /** Requests in flight to one host at most. */
@@ -188,7 +190,7 @@ export class DeliveryDispatcher {
       ...found,
       endpoint: found.endpoint,
       revision: found.revision + 1,
-      nextAttemptAtMs: this.now() + this.policy.claimMs,
+      nextAttemptAtMs: this.now() + (found.channel === 'email' ? (this.policy.emailClaimMs ?? this.policy.claimMs) : this.policy.claimMs),
       attempts,
       attemptStartedAt: startedAt,
     };
