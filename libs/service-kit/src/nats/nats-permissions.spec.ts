@@ -82,6 +82,19 @@ describe('natsPermissions', () => {
     }
   });
 
+  it('lets a principal answer into the inboxes of those that send it requests, and no others', () => {
+    const answersInto = (principal: NatsPrincipal) => NATS_PRINCIPALS.filter((asker) => grants[principal].publish.some((pattern) => matches(pattern, `${inboxPrefixOf(asker)}.reply.1`)));
+    expect(answersInto('geo').sort()).toEqual(['gateway', 'listings', 'searches']);
+    expect(answersInto('notifier').sort()).toEqual(['admin', 'gateway']);
+    expect(answersInto('shared-store').sort()).toEqual(['listings', 'notifier', 'searches']);
+    expect(answersInto('crawler')).toEqual([]);
+    // A listings replica forwards a batch to the one that leads ingestion, which answers it.
+    expect(answersInto('listings').sort()).toEqual(['admin', 'crawler', 'gateway', 'listings', 'notifier']);
+    expect(answersInto('gateway')).toEqual([]);
+    // Nobody gets allow_responses' broad tracking, nor a wildcard over inboxes.
+    for (const grant of Object.values(grants)) expect(grant.publish.filter((pattern) => pattern.startsWith('_INBOX.') || pattern === '_INBOX_*.>')).toEqual([]);
+  });
+
   it('grants no service the deletion or purge of a stream, and no principal every subject', () => {
     for (const grant of Object.values(grants)) {
       expect(grant.publish.filter((pattern) => /^\$JS\.API\.STREAM\.(DELETE|PURGE)\./.test(pattern) || pattern === '>' || pattern === '$JS.API.>')).toEqual([]);

@@ -21,8 +21,6 @@ export function natsAccountsConfig(password: (principal: NatsPrincipal) => strin
       `        permissions: {`,
       `          publish: { allow: ${list(publish)} }`,
       `          subscribe: { allow: ${list(subscribe)} }`,
-      // Answers go to the reply subject of a request the principal received, and only there.
-      `          allow_responses: true`,
       `        }`,
       `      }`,
     ].join('\n');
