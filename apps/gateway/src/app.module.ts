@@ -10,6 +10,7 @@ import { WebhookAccountController } from './alerts/webhook-account.controller';
 import { AccountKeys } from './auth/account-keys';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthFailureLimiter } from './auth/auth-failure-limiter';
+import { PublicRouteLimiter } from './http/rate-limit/public-route-limiter';
 import { ApiKeyRegistry } from './auth/api-key.registry';
 import { IssuedKeyIds } from './auth/issued-key-ids';
 import { RequestAuthenticator } from './auth/request-authenticator';
@@ -77,6 +78,19 @@ export class GatewayModule {
               { enabled: config.RATE_LIMIT_REQUESTS > 0, requests: Math.max(1, config.RATE_LIMIT_REQUESTS), windowMs: config.RATE_LIMIT_WINDOW_MS, burst: config.RATE_LIMIT_BURST },
               gatewayInstance(config.REPLICA_NAME),
               config.NATS_REPLICAS,
+            ),
+        },
+        {
+          provide: PublicRouteLimiter,
+          useFactory: async () =>
+            new PublicRouteLimiter(
+              await RateLimiter.open(
+                nats,
+                { enabled: config.PUBLIC_REQUESTS_PER_MINUTE > 0, requests: Math.max(1, config.PUBLIC_REQUESTS_PER_MINUTE), windowMs: 60_000, burst: config.PUBLIC_REQUESTS_BURST },
+                gatewayInstance(config.REPLICA_NAME),
+                config.NATS_REPLICAS,
+                NATS_BUCKETS.gatewayPublicRequests,
+              ),
             ),
         },
         {

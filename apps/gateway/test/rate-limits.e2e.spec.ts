@@ -2,7 +2,15 @@ import type { CreatedAccount } from '@immo/contracts';
 import { startStackFixture, type StackFixture } from '@immo/stack';
 import { freePort } from '@immo/testing';
 
-const LIMIT = { RATE_LIMIT_REQUESTS: '6', RATE_LIMIT_WINDOW_MS: '60000', RATE_LIMIT_BURST: '4', AUTH_FAILURES_PER_MINUTE: '30', TRUST_PROXY: '127.0.0.1' };
+const LIMIT = {
+  RATE_LIMIT_REQUESTS: '6',
+  RATE_LIMIT_WINDOW_MS: '60000',
+  RATE_LIMIT_BURST: '4',
+  AUTH_FAILURES_PER_MINUTE: '30',
+  PUBLIC_REQUESTS_PER_MINUTE: '5',
+  PUBLIC_REQUESTS_BURST: '3',
+  TRUST_PROXY: '127.0.0.1',
+};
 
 describe('rate limits per API key', () => {
   let fixture: StackFixture;
@@ -48,6 +56,18 @@ describe('rate limits per API key', () => {
     expect((await guess('203.0.113.7', await newKey())).status).toBe(429);
     expect((await guess('198.51.100.9', 'imk_000000000000_guess')).status).toBe(401);
     expect((await guess('198.51.100.9', await newKey())).status).toBe(200);
+  });
+
+  it('answers the location autocomplete without a key, limited per client address (bursts of 3 here), not per gateway-wide', async () => {
+    const suggest = (address: string) => fetch(`${fixture.stack.baseUrl}/public/location-autocomplete?q=lyo`, { headers: { 'X-Forwarded-For': address } });
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await suggest('203.0.113.50'));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
+    expect(((await answers[0]?.json()) as { 'hydra:member': { name?: string }[] })['hydra:member'].length).toBeGreaterThan(0);
+    expect(answers[0]?.headers.get('ratelimit-limit')).toBe('5');
+    expect(Number(answers[3]?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await answers[3]?.json()).toMatchObject({ status: 429, detail: expect.stringContaining('public routes') });
+    expect((await suggest('198.51.100.77')).status).toBe(200);
   });
 
   it('gives each key its own budget and never limits health probes or the admin key', async () => {

@@ -39,7 +39,7 @@ export async function startStackFixture(env: NodeJS.ProcessEnv = {}, dataDir?: s
     healthPortBase: 0,
     output: { logDir },
     // Tests call in bursts far above a client's limit; the rate-limit tests turn limits on themselves.
-    env: { RATE_LIMIT_REQUESTS: '0', AUTH_FAILURES_PER_MINUTE: '0', ...env },
+    env: { RATE_LIMIT_REQUESTS: '0', AUTH_FAILURES_PER_MINUTE: '0', PUBLIC_REQUESTS_PER_MINUTE: '0', ...env },
     readyTimeoutMs: 90_000,
     ...shape,
   });

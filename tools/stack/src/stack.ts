@@ -484,7 +484,7 @@ export async function withTemporaryStack<T>(
     healthPortBase: await freePortRange(SERVICE_NAMES.length * replicas),
     output: { logDir: join(dataDir, 'logs') },
     // Load generators call far above a client's limit, with one key.
-    env: { RATE_LIMIT_REQUESTS: '0', AUTH_FAILURES_PER_MINUTE: '0', ...env },
+    env: { RATE_LIMIT_REQUESTS: '0', AUTH_FAILURES_PER_MINUTE: '0', PUBLIC_REQUESTS_PER_MINUTE: '0', ...env },
     replicas,
     natsNodes,
     readyTimeoutMs: 120_000,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemException } from '../http/problem';
 import { RateLimiter } from '../http/rate-limit/rate-limiter';
+import { limitOrRefuse } from '../http/rate-limit/rate-limit-reply';
 import { toHttpProblem } from '../rpc/service-client';
 import { AccountKeys } from './account-keys';
 import { AuthFailureLimiter } from './auth-failure-limiter';
@@ -40,17 +41,8 @@ export class RequestAuthenticator {
   }
 
   /** RateLimit-* headers on every answer of a limited key; 429 with Retry-After over the limit. */
-  private async limit(keyId: string, reply: FastifyReply): Promise<void> {
-    const decision = await this.limiter.take(keyId);
-    if (decision === null) return;
-    const { requests, windowMs, burst } = this.limiter.settings;
-    void reply.header('RateLimit-Limit', String(requests));
-    void reply.header('RateLimit-Remaining', String(decision.remaining));
-    void reply.header('RateLimit-Reset', String(decision.resetSeconds));
-    void reply.header('RateLimit-Policy', `${requests};w=${Math.round(windowMs / 1000)};burst=${burst}`);
-    if (decision.allowed) return;
-    void reply.header('Retry-After', String(decision.retryAfterSeconds));
-    throw new ProblemException(429, `This API key made more than ${requests} requests in ${Math.round(windowMs / 1000)} s (bursts of ${burst}); retry in ${decision.retryAfterSeconds} s.`);
+  private limit(keyId: string, reply: FastifyReply): Promise<void> {
+    return limitOrRefuse(this.limiter, keyId, reply, (limit, retryAfter) => `This API key made more than ${limit}; retry in ${retryAfter} s.`);
   }
 
   private refuseIfBlocked(retryAfterSeconds: number | null, reply: FastifyReply): void {

@@ -1,11 +1,13 @@
-import { Controller, Get, Param, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GEO_SUBJECTS } from '@immo/contracts';
+import { Public } from '../auth/public.decorator';
 import { BracketQuery } from '../http/bracket-query.decorator';
 import { hydraCollection } from '../http/hydra-collection';
 import { ProblemException } from '../http/problem';
 import { validateQuery } from '../http/query-params';
 import type { ParsedQuery } from '../http/query-string';
+import { PublicRouteLimiter } from '../http/rate-limit/public-route-limiter';
 import { ServiceClient } from '../rpc/service-client';
 import { autocompleteQuerySchema, citiesQuerySchema, pointsOfInterestQuerySchema } from './geo-query-schemas';
 
@@ -33,7 +35,10 @@ function positiveId(raw: string, what: string): number {
 
 @Controller()
 export class GeoController {
-  constructor(private readonly services: ServiceClient) {}
+  constructor(
+    private readonly services: ServiceClient,
+    private readonly publicRoutes: PublicRouteLimiter,
+  ) {}
 
   @Get('cities')
   async cities(@BracketQuery() query: ParsedQuery) {
@@ -63,8 +68,11 @@ export class GeoController {
     return { '@context': '/contexts/Department', '@id': `/departments/${id}`, '@type': 'Department', ...department };
   }
 
+  /** Public, as in the original service (a search box before any sign-in), limited per client address. */
   @Get('public/location-autocomplete')
-  async autocomplete(@BracketQuery() query: ParsedQuery) {
+  @Public()
+  async autocomplete(@BracketQuery() query: ParsedQuery, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.publicRoutes.take(request, reply);
     const params = validateQuery(autocompleteQuerySchema, query);
     const members = await this.services.request<unknown[]>(GEO_SUBJECTS.locationAutocomplete, {
       query: params.q ?? params.query ?? '',

@@ -146,6 +146,7 @@ describe('OpenAPI document', () => {
         'get /health/live',
         'get /health/ready',
         'get /metrics',
+        'get /public/location-autocomplete',
         'get /public/search/disable-notifications',
         'post /public/search/disable-notifications',
       ].sort(),

@@ -143,7 +143,7 @@ export const API_OPERATIONS: OperationSpec[] = [
     method: 'get',
     path: '/public/location-autocomplete',
     tag: 'geo',
-    summary: 'Up to 10 cities and departments matching a term (name or postal code prefix)',
+    summary: 'Up to 10 cities and departments matching a term (name or postal code prefix); no API key, limited per client address',
     description:
       'Insensitive to accents, case, hyphens and apostrophes; `st` stands for `saint`. Ranked exact match, then prefix, then population. ' +
       '`q` or `query` is required.',
@@ -154,7 +154,11 @@ export const API_OPERATIONS: OperationSpec[] = [
       'excludedCitiesIds[]': 'City IRIs to leave out (`/cities/42218`)',
       'excludedDepartmentsIds[]': 'Department IRIs to leave out (`/departments/42`)',
     },
-    responses: { '200': { description: '`hydra:member` holds the Location suggestions', schema: collectionOf('LocationSuggestion') } },
+    responses: {
+      '200': { description: '`hydra:member` holds the Location suggestions', schema: collectionOf('LocationSuggestion'), sharedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'] },
+      '429': { description: 'More than `PUBLIC_REQUESTS_PER_MINUTE` requests (600 by default, bursts of 60) from this address in a minute', sharedHeaders: ['Retry-After'] },
+    },
+    public: true,
   },
   {
     method: 'get',

@@ -86,7 +86,7 @@ describe('gateway request ids, access log and HTTP metrics (real NATS, a geo ser
     });
     await listingsStub.flush();
 
-    const config = loadConfig('gateway', gatewayConfigSchema, { NATS_URL: server.url, API_KEYS: API_KEY, ADMIN_API_KEY: ADMIN_KEY, DATA_DIR: dataDir, RPC_TIMEOUT_MS: '2000', RATE_LIMIT_REQUESTS: '0', AUTH_FAILURES_PER_MINUTE: '0' });
+    const config = loadConfig('gateway', gatewayConfigSchema, { NATS_URL: server.url, API_KEYS: API_KEY, ADMIN_API_KEY: ADMIN_KEY, DATA_DIR: dataDir, RPC_TIMEOUT_MS: '2000', RATE_LIMIT_REQUESTS: '0', AUTH_FAILURES_PER_MINUTE: '0', PUBLIC_REQUESTS_PER_MINUTE: '0' });
     gatewayNats = await connectNats({ NATS_URL: config.NATS_URL, NATS_CONNECT_TIMEOUT_MS: 2000 }, { name: 'gateway', principal: null });
     gateway = await createGatewayApp(config, gatewayNats, { nest: { logger: processNestLogger() } });
     await gateway.listen(0, '127.0.0.1');

@@ -9,6 +9,8 @@ export const NATS_BUCKETS = {
   gatewayRateLimits: 'gateway_rate_limits',
   /** Failed authentications per client address, shared by the gateways. */
   gatewayAuthFailures: 'gateway_auth_failures',
+  /** Requests to public routes (no key) per client address, shared by the gateways. */
+  gatewayPublicRequests: 'gateway_public_requests',
   /** The listings ingestion lease (one leader at a time). */
   listingsLeases: 'listings_leases',
   /** Per-account locks around search creation (the per-account search limit). */

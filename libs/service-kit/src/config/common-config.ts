@@ -171,6 +171,10 @@ export const gatewayConfigShape = {
    * minute, shared across gateways; past it, 429 with Retry-After. 0 turns the limit off.
    */
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(30),
+  /** Requests one client address may make per minute to the public routes that ask a service (location autocomplete); 0: no limit. */
+  PUBLIC_REQUESTS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(600),
+  /** Of which at once (a user typing in a search box sends one per keystroke). */
+  PUBLIC_REQUESTS_BURST: z.coerce.number().int().min(1).max(100_000).default(60),
   /**
    * Proxies whose X-Forwarded-For names the client (comma-separated addresses or CIDR ranges, such
    * as the ingress's): the client address of rate limits is read through them. Empty: the socket's.

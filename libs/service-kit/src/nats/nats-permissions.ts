@@ -131,6 +131,7 @@ export function natsPermissions(): Record<NatsPrincipal, NatsGrant> {
       bucket(NATS_BUCKETS.gatewayPresence),
       bucket(NATS_BUCKETS.gatewayRateLimits),
       bucket(NATS_BUCKETS.gatewayAuthFailures),
+      bucket(NATS_BUCKETS.gatewayPublicRequests),
     ),
     listings: merge(
       handles(L.ingestAdverts, L.leaderIngest, L.getProperty, L.listProperties, L.similarProperties, L.pricePerMeter, L.projectionStatus, L.rebuildProperties, L.rebuildAnnounced),

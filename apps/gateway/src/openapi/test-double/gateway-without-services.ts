@@ -43,6 +43,7 @@ export function testGatewayConfig(overrides: Record<string, string> = {}): Gatew
     // The limiters would open NATS KV buckets; the test stacks turn them off too.
     RATE_LIMIT_REQUESTS: '0',
     AUTH_FAILURES_PER_MINUTE: '0',
+    PUBLIC_REQUESTS_PER_MINUTE: '0',
     ...overrides,
   });
 }
