@@ -25,7 +25,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { type AdvertSnapshot } from '@immo/contracts';
+import { PROPERTY_TYPE_LABELS, type AdvertSnapshot } from '@immo/contracts';
 import { mulberry32 } from '@immo/runtime';
 import { FALLBACK_COMMUNES, type DemoCommune } from './fallback-communes';
 
@@ -204,15 +204,6 @@ const TYPE_WEIGHTS: Readonly<Record<SizeClass, readonly (readonly [PropertyType,
 /** Price per m² multiplier by property type, relative to flats. */
 const TYPE_PRICE_FACTOR: Readonly<Record<PropertyType, number>> = { 0: 1, 1: 0.9, 2: 0.8, 3: 1, 4: 0.85, 5: 1, 6: 0.8 };
 
-const TYPE_LABEL: Readonly<Record<PropertyType, string>> = {
-  0: 'Appartement',
-  1: 'Maison',
-  2: 'Immeuble',
-  3: 'Parking',
-  4: 'Bureau',
-  5: 'Terrain',
-  6: 'Local commercial',
-};
 
 const ENERGY_LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
 type EnergyLetter = (typeof ENERGY_LETTERS)[number];
@@ -689,7 +680,7 @@ export function snapshotOf(listing: Listing, ms: number, withdrawn: boolean): Ad
   const { good, publisher, site } = listing;
   const pro = publisher.type === 1;
   const rent = good.transactionType === 1;
-  const label = TYPE_LABEL[good.propertyType];
+  const label = PROPERTY_TYPE_LABELS[good.propertyType];
   const size = listing.surface ?? good.landSurface;
   const title = [
     rent ? `Location ${label.toLowerCase()}` : label,

@@ -4,6 +4,7 @@
  * groups), a no-break space before `:` and inside « », and a narrow one before `; ! ?`, so that
  * a mail client never wraps a line between a word and its punctuation.
  */
+import { PROPERTY_TYPE_LABELS } from '@immo/contracts';
 
 export const NBSP = '\u00a0';
 /** Before `; ! ?` and between digit groups, as the Imprimerie nationale's rules ask. */
@@ -45,15 +46,4 @@ export function shortened(text: string, max: number): string {
   return characters.length <= max ? text : `${characters.slice(0, max - 1).join('').trimEnd()}…`;
 }
 
-/** Property types as listings codes them (0 apartment … 6 shop). */
-const PROPERTY_TYPE_NAMES: Readonly<Record<number, string>> = {
-  0: 'Appartement',
-  1: 'Maison',
-  2: 'Immeuble',
-  3: 'Parking',
-  4: 'Bureau',
-  5: 'Terrain',
-  6: 'Local commercial',
-};
-
-export const propertyTypeName = (code: number | null): string => (code === null ? 'Bien' : (PROPERTY_TYPE_NAMES[code] ?? 'Bien'));
+export const propertyTypeName = (code: number | null): string => (code === null ? 'Bien' : ((PROPERTY_TYPE_LABELS as Readonly<Record<number, string>>)[code] ?? 'Bien'));

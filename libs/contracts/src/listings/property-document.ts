@@ -176,3 +176,14 @@ export interface PropertyDocument {
   city: City | null;
   stations: Station[];
 }
+
+/** What each `propertyType` code is called in French (0 apartment … 6 shop): advert titles and alert e-mails. */
+export const PROPERTY_TYPE_LABELS: Readonly<Record<0 | 1 | 2 | 3 | 4 | 5 | 6, string>> = {
+  0: 'Appartement',
+  1: 'Maison',
+  2: 'Immeuble',
+  3: 'Parking',
+  4: 'Bureau',
+  5: 'Terrain',
+  6: 'Local commercial',
+};
