@@ -1,17 +1,8 @@
 import * as contracts from '@immo/contracts';
 import { ADVERT_WEBHOOK_KINDS, ALERT_NOTIFICATIONS_STREAM, LISTINGS_INTEGRATION_STREAM, SERVICE_NAMES } from '@immo/contracts';
-import { inboxPrefixOf, NATS_PRINCIPALS, natsPermissions, type NatsPrincipal } from './nats-permissions';
+import { inboxPrefixOf, NATS_PRINCIPALS, natsPermissions, subjectMatches, type NatsPrincipal } from './nats-permissions';
 
-/** NATS subject matching: `*` is one token, `>` the rest (one token or more). */
-function matches(pattern: string, subject: string): boolean {
-  const p = pattern.split('.');
-  const s = subject.split('.');
-  for (let i = 0; i < p.length; i++) {
-    if (p[i] === '>') return s.length > i;
-    if (i >= s.length || (p[i] !== '*' && p[i] !== s[i])) return false;
-  }
-  return p.length === s.length;
-}
+const matches = subjectMatches;
 
 const grants = natsPermissions();
 const publishers = (subject: string) => NATS_PRINCIPALS.filter((principal) => grants[principal].publish.some((pattern) => matches(pattern, subject)));
