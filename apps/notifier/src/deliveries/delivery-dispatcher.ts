@@ -27,11 +27,12 @@ import { Logger } from '@nestjs/common';
 import type { DeliveryAttempt } from '@immo/contracts';
 import type { DocumentCollection, DocumentStore } from '@immo/document-store';
 import type { EndpointBreakers } from '../delivery/endpoint-breakers';
-import { decideAfterAttempt } from '../delivery/delivery-outcome';
-import type { GuardedHttpsClient, PostOutcome } from '../delivery/guarded-https-client';
+import { decideAfterAttempt, type DeliveryDecision } from '../delivery/delivery-outcome';
+import type { GuardedHttpsClient } from '../delivery/guarded-https-client';
 import { webhookHeaders } from '../delivery/webhook-signer';
 import { decideAfterEmail, type SmtpOutcome } from '../email/smtp-outcome';
 import type { EmailMessage, OutgoingEmail } from '../email/smtp-mailer';
+import { recipientOf } from '../email/email-batcher';
 import { SecretBoxError } from '../secrets/secret-box';
 import type { WebhookSecrets } from '../secrets/webhook-secrets';
 import { DELIVERIES_COLLECTION, interruptedAttempt, type DeliveryDoc } from './delivery-records';
@@ -231,14 +232,13 @@ export class DeliveryDispatcher {
       await this.save({ ...doc, revision: doc.revision + 1, nextAttemptAtMs: this.now() + BREAKER_DEFER_MS, attemptStartedAt: null });
       return;
     }
-    await this.record(doc, startedAt, result.outcome);
+    const { outcome } = result;
+    await this.record(doc, attemptOf(startedAt, outcome), decideAfterAttempt(outcome, doc.attempts.length + 1, this.policy, this.now()));
   }
 
-  private async record(doc: DeliveryDoc & { endpoint: string }, at: string, outcome: PostOutcome): Promise<void> {
-    const attempt: DeliveryAttempt = { at, statusCode: outcome.statusCode, durationMs: Math.round(outcome.durationMs), error: outcome.error };
-    const attempts = [...doc.attempts, attempt];
-    const decision = decideAfterAttempt(outcome, attempts.length, this.policy, this.now());
-    const next: DeliveryDoc = { ...doc, revision: doc.revision + 1, attempts, attemptStartedAt: null };
+  /** An attempt joins the history, and what was decided from its outcome (a webhook's or an e-mail's) is recorded. */
+  private async record(doc: DeliveryDoc & { endpoint: string }, attempt: DeliveryAttempt, decision: DeliveryDecision): Promise<void> {
+    const next: DeliveryDoc = { ...doc, revision: doc.revision + 1, attempts: [...doc.attempts, attempt], attemptStartedAt: null };
     switch (decision.status) {
       case 'delivered':
         this.counters.delivered++;
@@ -276,20 +276,7 @@ export class DeliveryDispatcher {
       return;
     }
     const { outcome } = result;
-    const attempt: DeliveryAttempt = { at: startedAt, statusCode: outcome.statusCode, durationMs: Math.round(outcome.durationMs), error: outcome.error };
-    const attempts = [...doc.attempts, attempt];
-    const decision = decideAfterEmail(outcome, attempts.length, this.policy, this.now());
-    const next: DeliveryDoc = { ...doc, revision: doc.revision + 1, attempts, attemptStartedAt: null };
-    if (decision.status === 'delivered') {
-      this.counters.delivered++;
-      await this.save({ ...next, status: 'delivered', nextAttemptAtMs: null, failure: null }, attempt);
-    } else if (decision.status === 'retry') {
-      this.counters.retried++;
-      await this.save({ ...next, nextAttemptAtMs: decision.atMs }, attempt);
-    } else {
-      this.counters.failed++;
-      await this.save({ ...next, status: 'failed', nextAttemptAtMs: null, failure: decision.reason }, attempt);
-    }
+    await this.record(doc, attemptOf(startedAt, outcome), decideAfterEmail(outcome, doc.attempts.length + 1, this.policy, this.now()));
   }
 
   /**
@@ -344,7 +331,7 @@ function hostOf(endpoint: string): string {
   }
 }
 
-/** The address of an e-mail's `mailto:` endpoint; null for a webhook URL. */
-function recipientOf(endpoint: string): string | null {
-  return endpoint.startsWith('mailto:') ? endpoint.slice('mailto:'.length) : null;
+/** The history's entry for an attempt's outcome (a POST's or an SMTP server's). */
+function attemptOf(at: string, outcome: { statusCode: number | null; durationMs: number; error: string | null }): DeliveryAttempt {
+  return { at, statusCode: outcome.statusCode, durationMs: Math.round(outcome.durationMs), error: outcome.error };
 }

@@ -209,4 +209,6 @@ export class EmailBatcher {
   }
 }
 
+/** An e-mail's endpoint in the delivery log, and back. */
 export const mailto = (recipient: string): string => `mailto:${recipient}`;
+export const recipientOf = (endpoint: string): string | null => (endpoint.startsWith('mailto:') ? endpoint.slice('mailto:'.length) : null);
