@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConnectionOptions } from 'nats';
-import { inboxPrefixOf, NATS_PRINCIPALS, natsPasswordsFile, natsUserOf, type NatsPrincipal } from '@immo/service-kit';
+import { NATS_PRINCIPALS, natsConnectionOptions, natsPasswordsFile, natsUserOf, type NatsPrincipal } from '@immo/service-kit';
 
 export type NatsPasswords = Record<NatsPrincipal, string>;
 
@@ -30,9 +30,6 @@ export function natsCredentialEnv(passwords: NatsPasswords | null, principal: Na
 
 /** nats.js options to connect as a principal (its credentials and inbox prefix). */
 export function natsConnectOptionsOf(passwords: NatsPasswords | null, principal: NatsPrincipal, natsUrl: string): ConnectionOptions {
-  return {
-    servers: natsUrl.split(','),
-    inboxPrefix: inboxPrefixOf(principal),
-    ...(passwords ? { user: natsUserOf(principal), pass: passwords[principal] } : {}),
-  };
+  // The services' own options, as their NATS_* variables would give them (nats.js's default connection timeout).
+  return natsConnectionOptions({ NATS_URL: natsUrl, NATS_CONNECT_TIMEOUT_MS: 20_000, ...natsCredentialEnv(passwords, principal) }, principal);
 }
