@@ -67,10 +67,16 @@ export type AdvertRangeKey =
   | 'energyValue'
   | 'greenHouseGasValue';
 
+/**
+ * The price of any advert of the property that has not expired (`advertPriceMin`/`Max`), on its
+ * own: it is not one of the advert-level criteria that a single advert must meet together.
+ */
+export type LiveAdvertRangeKey = 'advertPrice';
+
 /** Percent variation of one price or surface event (negative for a decrease). */
 export type EventRangeKey = 'eventPriceVariation' | 'eventSurfaceVariation';
 
-export type RangeKey = PropertyRangeKey | AdvertRangeKey | EventRangeKey;
+export type RangeKey = PropertyRangeKey | AdvertRangeKey | LiveAdvertRangeKey | EventRangeKey;
 
 /**
  * `date`: fromDate/toDate (creation, see SortMode); `updatedAt`: property update;

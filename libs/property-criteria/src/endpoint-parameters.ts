@@ -12,6 +12,7 @@ export type CriteriaEndpoint = 'properties' | 'price_per_meter' | 'similar';
 /** Every numeric range, in the order the spec lists them; its parameters are `<key>Min` and `<key>Max`. */
 export const RANGE_KEYS: readonly RangeKey[] = [
   'budget',
+  'advertPrice',
   'priceExcludingFees',
   'pricePerMeter',
   'surface',
@@ -82,6 +83,12 @@ const SCALAR_PARAMETERS = [
 
 const STRUCTURED_PARAMETERS = ['order', 'expressions', 'geoShapes'] as const;
 
+/**
+ * Other names a parameter is read under, as the original service's description writes them. A
+ * query gives one name or the other, never both; a saved search stores the main name only.
+ */
+export const PARAMETER_ALIASES: Readonly<Record<string, string>> = { expression: 'expressions' };
+
 export interface EndpointParameters {
   endpoint: CriteriaEndpoint;
   /** Top-level names read on this endpoint. */
@@ -101,6 +108,7 @@ function allPropertiesParameterNames(): string[] {
     ...SCALAR_PARAMETERS,
     ...LIST_PARAMETERS,
     ...STRUCTURED_PARAMETERS,
+    ...Object.keys(PARAMETER_ALIASES),
     ...RANGE_KEYS.flatMap((key) => Object.values(rangeParameterNames(key))),
     ...Object.values(TIME_RANGE_PARAMETERS).flatMap((names) => [names.from, names.to]),
   ];
@@ -118,18 +126,12 @@ const PROPERTIES: EndpointParameters = {
   defaultItemsPerPage: DEFAULT_ITEMS_PER_PAGE.properties,
 };
 
-/** Parameters of the collection that the indicator does not have (spec, price_per_meter differences). */
-const NOT_ON_PRICE_PER_METER = new Set([
-  'includedSites',
-  'excludedSites',
-  'includedSiteCategories',
-  'excludedSiteCategories',
-  'withLocation',
-  'geoAccuracy',
-  'geoShapes',
-  'fromExpiredAt',
-  'toExpiredAt',
-]);
+/**
+ * Parameters of the collection that the indicator does not have (spec, price_per_meter
+ * differences). `withLocation`, `geoAccuracy` and `geoShapes`, absent from the spec's indicator,
+ * are read there as the original service's current description has them.
+ */
+const NOT_ON_PRICE_PER_METER = new Set(['includedSites', 'excludedSites', 'includedSiteCategories', 'excludedSiteCategories', 'fromExpiredAt', 'toExpiredAt']);
 
 const PRICE_PER_METER: EndpointParameters = {
   endpoint: 'price_per_meter',
@@ -138,6 +140,7 @@ const PRICE_PER_METER: EndpointParameters = {
   integerRanges: new Set<RangeKey>([
     'bedroom',
     'budget',
+    'advertPrice',
     'surface',
     'room',
     'floorQuantity',
@@ -155,7 +158,8 @@ const PRICE_PER_METER: EndpointParameters = {
 
 const SIMILAR: EndpointParameters = {
   endpoint: 'similar',
-  names: new Set(['page', 'itemsPerPage', 'order', 'fromDate']),
+  // The advert price bounds narrow the similar properties as they narrow the collection.
+  names: new Set(['page', 'itemsPerPage', 'order', 'fromDate', 'advertPriceMin', 'advertPriceMax']),
   orderFields: ORDER_FIELDS,
   integerRanges: new Set(),
   integerRadius: false,

@@ -1,7 +1,7 @@
 export * from './criteria';
 export * from './limits';
 export { parsePropertyCriteria, type ParseCriteriaOptions, type ParseCriteriaResult } from './parse-criteria';
-export { ENDPOINT_PARAMETERS, RANGE_KEYS, TIME_RANGE_PARAMETERS, searchVariables, type CriteriaEndpoint, type EndpointParameters } from './endpoint-parameters';
+export { ENDPOINT_PARAMETERS, PARAMETER_ALIASES, RANGE_KEYS, TIME_RANGE_PARAMETERS, searchVariables, type CriteriaEndpoint, type EndpointParameters } from './endpoint-parameters';
 export { matches } from './matches';
 export { compareForOrder } from './compare-for-order';
 export { creationTimeMs } from './creation-time';
@@ -14,3 +14,4 @@ export { parisOffsetMs, parisWallTimeToEpochMs } from './paris-time';
 export { describeParameters, type ParameterDescription } from './parameter-docs';
 export { SIMILARITY } from './similarity';
 export { ADVERT_RANGE_KEYS, advertGeoAccuracy } from './advert-filters';
+export { liveAdvertPrice } from './live-advert-filters';

@@ -203,6 +203,30 @@ describe('matches: one advert must satisfy every advert-level criterion', () => 
   });
 });
 
+describe('matches: advertPriceMin/Max read the adverts that have not expired', () => {
+  const live = (price: number) => anAdvert({ price, expired: false });
+  const expired = (price: number) => anAdvert({ price, expired: true, expiredAt: '2026-02-01T10:00:00+00:00' });
+  const criteria = criteriaOf({ advertPriceMin: '200000', advertPriceMax: '250000' });
+
+  it('matches when any live advert is priced within the bounds, both inclusive', () => {
+    expect(matches(criteria, doc({ adverts: [live(300_000), live(200_000)] }))).toBe(true);
+    expect(matches(criteria, doc({ adverts: [live(250_000)] }))).toBe(true);
+    expect(matches(criteria, doc({ adverts: [live(199_999), live(250_001)] }))).toBe(false);
+  });
+
+  it('does not count an expired advert, nor the property price', () => {
+    expect(matches(criteria, doc({ price: 220_000, adverts: [expired(220_000), live(400_000)] }))).toBe(false);
+    expect(matches(criteria, doc({ price: 400_000, adverts: [expired(400_000), live(220_000)] }))).toBe(true);
+    expect(matches(criteriaOf({ advertPriceMin: '1' }), doc({ adverts: [] }))).toBe(false);
+  });
+
+  it('is not one of the criteria a single advert meets together', () => {
+    const tourAbovePrice = anAdvert({ price: 400_000, expired: false, virtualTour: 'https://tour.example/a' });
+    const inPriceNoTour = anAdvert({ price: 220_000, expired: false, virtualTour: null });
+    expect(matches(criteriaOf({ advertPriceMax: '250000', withVirtualTour: 'true' }), doc({ adverts: [tourAbovePrice, inPriceNoTour] }))).toBe(true);
+  });
+});
+
 describe('matches: events satisfy all their bounds at once', () => {
   it('does not match an old large drop and a recent small one', () => {
     const criteria = criteriaOf({ eventPriceVariationMax: '-10', eventPriceVariationFromCreatedAt: '2026-02-10' });

@@ -11,6 +11,7 @@ import type { PropertyCriteria } from './criteria';
 import { matchesEvents } from './event-filters';
 import { matchesExpressions, searchableTexts } from './expressions';
 import { matchesGeo } from './geo-filters';
+import { matchesLiveAdverts } from './live-advert-filters';
 import { matchesPlaces } from './place-filters';
 import { matchesPropertyLevel } from './property-filters';
 import { matchesSites } from './site-filters';
@@ -19,6 +20,7 @@ export function matches(criteria: PropertyCriteria, doc: PropertyDocument): bool
   return (
     matchesPropertyLevel(criteria, doc) &&
     matchesAdvertLevel(criteria, doc) &&
+    matchesLiveAdverts(criteria, doc) &&
     matchesSites(criteria, doc) &&
     matchesEvents(criteria, doc) &&
     matchesPlaces(criteria, doc) &&

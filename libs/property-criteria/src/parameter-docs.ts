@@ -48,6 +48,10 @@ const ADVERT_RULE =
   'Advert-level filter: ONE advert of the property must satisfy all advert-level filters together ' +
   '(a property whose advert A meets `rentalChargesMax` and whose advert B meets `withVirtualTour` does not match both).';
 
+const LIVE_ADVERT_RULE =
+  'The property matches when ANY of its adverts that has not expired is priced within the bounds, ' +
+  'whichever advert meets the advert-level filters; a property whose adverts have all expired does not match.';
+
 const PLACE_UNION =
   'Included cities, departments, INSEE codes and postal codes together form one area, their union; ' +
   'a property without a city is outside it. Excluded lists always remove.';
@@ -156,6 +160,7 @@ const GEO_SHAPES_SCHEMA: JsonSchema = {
 
 const RANGE_SUBJECTS: Readonly<Record<RangeKey, string>> = {
   budget: 'asking price of the property, in € (the monthly rent for a rental)',
+  advertPrice: 'price of an advert of the property that has not expired, in € (the monthly rent for a rental)',
   priceExcludingFees: 'price without agency fees, in €',
   pricePerMeter: 'price per m² of the property',
   surface: 'living surface, in m²',
@@ -189,6 +194,7 @@ const eventRule = (kind: 'price' | 'surface'): string => {
 function rangeRule(key: RangeKey): string {
   if (key in PROPERTY_RANGE_VALUES) return 'A property without this value does not match.';
   if (key in ADVERT_RANGE_VALUES) return `An advert without this value does not satisfy it. ${ADVERT_RULE}`;
+  if (key === 'advertPrice') return LIVE_ADVERT_RULE;
   return eventRule(key === 'eventPriceVariation' ? 'price' : 'surface');
 }
 
@@ -378,6 +384,12 @@ export const PARAMETER_DESCRIPTIONS: Readonly<Record<string, ParameterDoc>> = {
       `At most ${MAX_EXPRESSION_WORDS} words over all groups, ${MAX_EXPRESSION_WORD_LENGTH} characters each.`,
     schema: EXPRESSIONS_SCHEMA,
   },
+  expression: {
+    description:
+      'The same as `expressions`, under the name the original service also uses (`expression[<group>][<i>][word]=<word>`…); ' +
+      'a query gives one or the other, and both at once is refused.',
+    schema: EXPRESSIONS_SCHEMA,
+  },
 };
 
 /** Parameters only the price-per-meter indicator reads. */
@@ -388,7 +400,7 @@ export const INDICATOR_PARAMETER_DESCRIPTIONS: Readonly<Record<string, Parameter
   },
 };
 
-const STRUCTURED = new Set(['expressions', 'geoShapes']);
+const STRUCTURED = new Set(['expressions', 'expression', 'geoShapes']);
 const LIST_SUFFIX = '[]';
 const ORDER_VARIABLE = /^order\[(.+)\]$/;
 

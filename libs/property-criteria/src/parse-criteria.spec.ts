@@ -385,6 +385,25 @@ describe('parsePropertyCriteria: expressions', () => {
   });
 });
 
+describe('parsePropertyCriteria: expression, the other name of expressions', () => {
+  const groups = [[{ word: 'jardin', options: { strict: 'true' } }]];
+
+  it('reads expression as expressions, naming its own items in violations', () => {
+    expect(accepted({ expression: groups }).criteria.expressions).toEqual(accepted({ expressions: groups }).criteria.expressions);
+    expect(accepted({ expression: groups }).ignored).toEqual([]);
+    expect(pathsOf({ expression: [[{ options: { strict: 'true' } }]] })).toEqual(['expression[0][0][word]']);
+  });
+
+  it('refuses both names at once, naming both', () => {
+    expect(pathsOf({ expression: groups, expressions: groups })).toEqual(['expression', 'expressions']);
+  });
+
+  it(`limits expression to ${MAX_EXPRESSION_WORDS} words as it limits expressions`, () => {
+    const words = Array.from({ length: MAX_EXPRESSION_WORDS + 1 }, (_, i) => ({ word: `mot${i}` }));
+    expect(pathsOf({ expression: [words] })).toEqual(['expression']);
+  });
+});
+
 describe('parsePropertyCriteria: size limits, refused before any work', () => {
   const ring = (points: number) => [...Array.from({ length: points - 1 }, (_, i) => [String(i / 1000), '45']), ['0', '45']];
 
@@ -445,29 +464,25 @@ describe('parsePropertyCriteria: price_per_meter endpoint', () => {
       {
         includedSites: 'a',
         excludedSites: 'b',
-        withLocation: 'true',
-        geoAccuracy: '1',
-        geoShapes: 'not a shape',
         fromExpiredAt: 'x',
         toExpiredAt: 'y',
         order: { price: 'asc', surface: 'asc', pricePerMeter: 'asc', updatedAt: 'asc' },
       },
       pricePerMeter,
     );
-    expect(ignored).toEqual([
-      'includedSites',
-      'excludedSites',
-      'withLocation',
-      'geoAccuracy',
-      'geoShapes',
-      'fromExpiredAt',
-      'toExpiredAt',
-      'order[price]',
-      'order[surface]',
-      'order[pricePerMeter]',
-    ]);
+    expect(ignored).toEqual(['includedSites', 'excludedSites', 'fromExpiredAt', 'toExpiredAt', 'order[price]', 'order[surface]', 'order[pricePerMeter]']);
     expect(criteria.order).toEqual([{ field: 'updatedAt', direction: 'asc' }]);
-    expect(criteria.geoShapes).toEqual([]);
+  });
+
+  it('reads withLocation, geoAccuracy, geoShapes and the advert price bounds, as the collection does', () => {
+    const { ignored, criteria } = accepted(
+      { withLocation: 'true', geoAccuracy: ['1'], geoShapes: [SQUARE], advertPriceMin: '100000', advertPriceMax: '250000' },
+      pricePerMeter,
+    );
+    expect(ignored).toEqual([]);
+    expect(criteria).toMatchObject({ withLocation: true, geoAccuracy: [1], advertPrice: { min: 100_000, max: 250_000 } });
+    expect(criteria.geoShapes).toHaveLength(1);
+    expect(pathsOf({ geoShapes: 'not a shape', advertPriceMin: '1.5' }, pricePerMeter)).toEqual(['advertPriceMin', 'geoShapes']);
   });
 
   it('types expired as a plain boolean', () => {
@@ -477,7 +492,12 @@ describe('parsePropertyCriteria: price_per_meter endpoint', () => {
 });
 
 describe('parsePropertyCriteria: similar endpoint', () => {
-  it('reads only paging, order and fromDate', () => {
+  it('reads the advert price bounds', () => {
+    expect(accepted({ advertPriceMin: '100000', advertPriceMax: '250000.5' }, { endpoint: 'similar' }).criteria.advertPrice).toEqual({ min: 100_000, max: 250_000.5 });
+    expect(pathsOf({ advertPriceMin: '3', advertPriceMax: '2' }, { endpoint: 'similar' })).toEqual(['advertPriceMax', 'advertPriceMin']);
+  });
+
+  it('reads only paging, order, fromDate and the advert price bounds', () => {
     const { criteria, ignored } = accepted(
       { page: '2', itemsPerPage: '40', order: { price: 'asc' }, fromDate: '2026-01-01', budgetMin: '1', toDate: 'x' },
       { endpoint: 'similar' },

@@ -19,7 +19,7 @@ import {
 import { z } from 'zod';
 import type { AggregationInterval, GeoAccuracy, PropertyCriteria } from './criteria';
 import { ENDPOINT_PARAMETERS, type CriteriaEndpoint } from './endpoint-parameters';
-import { parseExpressions } from './expressions';
+import { parseExpressions, type ParsedExpressions } from './expressions';
 import { parseGeoShapes } from './geo-shapes';
 import { cityIdValue, departmentIdValue, inseeCodeValue, propertyIdValue, zipcodeValue } from './iri';
 import { ParameterReader } from './parameter-reader';
@@ -59,7 +59,7 @@ export function parsePropertyCriteria(
   const reader = new ParameterReader(query, parameters);
   const paging = readPaging(reader);
   const order = readOrder(reader);
-  const expressions = parseExpressions(reader.raw('expressions'));
+  const expressions = readExpressions(reader);
   const geoShapes = parseGeoShapes(reader.raw('geoShapes'));
 
   // One literal naming every key, with the optional ones added after it only when given: built
@@ -97,6 +97,7 @@ export function parsePropertyCriteria(
     expressions: expressions.groups,
 
     budget: readRange(reader, 'budget'),
+    advertPrice: readRange(reader, 'advertPrice'),
     priceExcludingFees: readRange(reader, 'priceExcludingFees'),
     pricePerMeter: readRange(reader, 'pricePerMeter'),
     surface: readRange(reader, 'surface'),
@@ -146,6 +147,20 @@ export function parsePropertyCriteria(
   if (violations.length > 0) return { ok: false, violations };
   const unknown = Object.keys(query).filter((name) => !parameters.names.has(name));
   return { ok: true, criteria, ignored: [...unknown, ...order.ignored] };
+}
+
+/**
+ * `expressions`, or `expression` as the original service's description also names it; both at once
+ * would leave one of them unread, so that is refused and both are named.
+ */
+function readExpressions(reader: ParameterReader): ParsedExpressions {
+  const main = reader.raw('expressions');
+  const alias = reader.raw('expression');
+  if (main !== undefined && alias !== undefined) {
+    const message = 'give expressions or expression, not both';
+    return { groups: [], violations: [{ propertyPath: 'expressions', message }, { propertyPath: 'expression', message }] };
+  }
+  return alias === undefined ? parseExpressions(main) : parseExpressions(alias, 'expression');
 }
 
 /** On the collection `expired=null` asks for expired and live properties alike, as absence does. */

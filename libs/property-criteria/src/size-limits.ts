@@ -19,10 +19,11 @@ export function sizeViolations(query: Record<string, unknown>, readNames: Readon
       violations.push({ propertyPath: 'geoShapes', message: `must have at most ${MAX_SHAPE_POINTS} points in total (${points} given)` });
     }
   }
-  if (readNames.has('expressions')) {
-    const words = sumOfSizes(query['expressions']);
+  for (const name of ['expressions', 'expression']) {
+    if (!readNames.has(name)) continue;
+    const words = sumOfSizes(query[name]);
     if (words > MAX_EXPRESSION_WORDS) {
-      violations.push({ propertyPath: 'expressions', message: `must have at most ${MAX_EXPRESSION_WORDS} words in total (${words} given)` });
+      violations.push({ propertyPath: name, message: `must have at most ${MAX_EXPRESSION_WORDS} words in total (${words} given)` });
     }
   }
   if (violations.length > 0) return violations;

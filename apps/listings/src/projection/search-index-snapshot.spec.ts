@@ -5,7 +5,7 @@ import { serialize } from 'node:v8';
 import fc from 'fast-check';
 import { propertyDocumentOf, uuidPool } from '../search/property-search.arbitraries';
 import { PropertySearchIndex } from '../search/property-search-index';
-import { searchRowOf } from '../search/search-row';
+import { SEARCH_ROW_VERSION, searchRowOf } from '../search/search-row';
 import { readSearchIndexSnapshot, writeSearchIndexSnapshot } from './search-index-snapshot';
 
 describe('search index snapshot file', () => {
@@ -45,7 +45,7 @@ describe('search index snapshot file', () => {
       writeSearchIndexSnapshot(file, index, 1200);
       const bytes = readFileSync(file);
       const headerLength = bytes.readUInt32LE(0);
-      const header = { format: 1, rowVersion: 1, v8: process.versions.v8, position: 1200, properties: index.size, [key]: value };
+      const header = { format: 1, rowVersion: SEARCH_ROW_VERSION, v8: process.versions.v8, position: 1200, properties: index.size, [key]: value };
       const newHeader = serialize(header);
       const length = Buffer.alloc(4);
       length.writeUInt32LE(newHeader.length);

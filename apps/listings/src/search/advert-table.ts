@@ -20,6 +20,7 @@ const COLUMNS = {
   ...(Object.fromEntries(ADVERT_RANGE_KEYS.map((key) => [key, Float64Array])) as Record<AdvertRangeKey, Float64ArrayConstructor>),
   expiredAtMs: Float64Array,
   geoAccuracy: Float64Array,
+  livePrice: Float64Array,
   feesResponsibility: Int8Array,
   energyCategory: Uint8Array,
   greenHouseGasCategory: Uint8Array,
@@ -97,6 +98,7 @@ export class AdvertTable {
       for (const key of ADVERT_RANGE_KEYS) columns[key][row] = advert[key] ?? Number.NaN;
       columns.expiredAtMs[row] = advert.expiredAtMs ?? Number.NaN;
       columns.geoAccuracy[row] = advert.geoAccuracy ?? Number.NaN;
+      columns.livePrice[row] = advert.livePrice ?? Number.NaN;
       columns.feesResponsibility[row] = advert.feesResponsibility === 0 || advert.feesResponsibility === 1 ? advert.feesResponsibility : NO_PAYER;
       columns.energyCategory[row] = categoryCode(advert.energyCategory);
       columns.greenHouseGasCategory[row] = categoryCode(advert.greenHouseGasCategory);
@@ -114,6 +116,18 @@ export class AdvertTable {
     const start = this.slab.start(doc);
     const end = start + this.slab.count(doc);
     for (let row = start; row < end; row++) if (rowSatisfies(columns, row, check)) return true;
+    return false;
+  }
+
+  /** Whether an advert of the document that has not expired is priced within [min, max]. */
+  anyLivePriceWithin(doc: number, min: number, max: number): boolean {
+    const prices = this.slab.columns.livePrice;
+    const start = this.slab.start(doc);
+    const end = start + this.slab.count(doc);
+    for (let row = start; row < end; row++) {
+      const price = prices[row] as number;
+      if (price >= min && price <= max) return true;
+    }
     return false;
   }
 

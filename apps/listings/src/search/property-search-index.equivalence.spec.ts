@@ -2,7 +2,7 @@ import type { PropertyDocument } from '@immo/contracts';
 import { compareForOrder, matches, type PropertyCriteria } from '@immo/property-criteria';
 import fc from 'fast-check';
 import { criteriaOf } from './property-document.fixture';
-import { criteriaQuery, propertyDocument, propertyDocumentOf, uuidPool, UUIDS } from './property-search.arbitraries';
+import { advertPriceQuery, criteriaQuery, propertyDocument, propertyDocumentOf, uuidPool, UUIDS } from './property-search.arbitraries';
 import { PropertySearchIndex, type SearchResult } from './property-search-index';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -135,6 +135,17 @@ describe('PropertySearchIndex against the reference predicate and order', () => 
         (loaded, operations, queries) => assertEquivalent(loaded, operations, queries),
       ),
       { numRuns: 250 },
+    );
+  });
+
+  it('decides advert price bounds as matches does, for properties whose live prices lie on both sides of them too', () => {
+    fc.assert(
+      fc.property(
+        fc.array(propertyDocument, { maxLength: 45 }),
+        fc.array(advertPriceQuery, { minLength: 1, maxLength: 4 }),
+        (loaded, queries) => assertEquivalent(loaded, [], queries),
+      ),
+      { numRuns: 100 },
     );
   });
 

@@ -17,8 +17,9 @@
  *   document in 32), and each document's token sequences, varint-encoded, for phrases.
  *
  * Query plan (query-plan.ts): bitset operations on the flags, places, excluded uuids and grid
- * cells; then one pass over the survivors checking columns, advert rows (one advert meeting every
- * advert-level criterion), event rows and the exact distance or point-in-ring test; then the
+ * cells; then one pass over the survivors checking columns (among them each property's lowest and
+ * highest live advert price), advert rows (one advert meeting every advert-level criterion; a live
+ * advert priced within `advertPrice…` when the two columns cannot tell), event rows and the exact distance or point-in-ring test; then the
  * expressions on what is left. The page of a one-clause order over many matches is found by
  * walking that column's presorted order (presorted-order.ts) until it is full; otherwise with a
  * bounded heap over the matches (O(n log k) for k = page × itemsPerPage), where most matches lose
@@ -29,7 +30,7 @@ import { Bitset, withScratchBitsets } from './bitset';
 import { FLAG } from './flag-sets';
 import { radiusBox } from './geo-area';
 import { PropertyStore, type PropertyStoreState } from './property-store';
-import { matchingDocs, retainWithinBounds } from './query-plan';
+import { matchingDocs, narrowByLiveAdvertPrice, retainWithinBounds } from './query-plan';
 import { orderColumnName, orderComparator, primaryKey } from './result-order';
 import type { SearchPlace, SearchRow } from './search-row';
 import { isSimilar, ORDER_FIELD_VALUE, similarBase, similarityScore, type SimilarBase } from './similar-properties';
@@ -163,6 +164,8 @@ export class PropertySearchIndex {
     if (base.withCoherentPrice) candidates.andNot(flags.get(FLAG.incoherentPrice));
     retainWithinBounds(candidates, columns.price, base.budget.min, base.budget.max);
     retainWithinBounds(candidates, columns.createdAtMs, base.date.from, base.date.to);
+    const livePriceCheck = narrowByLiveAdvertPrice(this.store, candidates, base.advertPrice);
+    if (livePriceCheck !== null) candidates.retain(livePriceCheck);
   }
 
   /** The client's clauses (missing values last), then the score, then the uuid: `rankSimilar`'s order. */

@@ -100,6 +100,9 @@ const advert: fc.Arbitrary<Advert> = fc
     publisherType: fc.constantFrom<0 | 1>(0, 1),
     title: text,
     description: text,
+    // Around the advert price bounds drawn below (ADVERT_PRICE_BOUNDS): below, on, between and above them.
+    price: fc.constantFrom(150_000, 220_000, 289_000, 289_000.5, 400_000),
+    expired: fc.constantFrom(false, false, true),
     priceExcludingFees: option([100_000, 275_000, 275_000.5]),
     floorQuantity: option([1, 6]),
     lotCount: option([2, 24]),
@@ -159,6 +162,8 @@ export const propertyDocumentOf = (uuids: readonly string[]): fc.Arbitrary<Prope
 export const propertyDocument = propertyDocumentOf(UUIDS);
 
 type Query = Record<string, unknown>;
+
+const ADVERT_PRICE_BOUNDS = [180_000, 220_000, 289_000, 300_000];
 
 /** A `<key>Min`/`<key>Max` pair (or one side) from ordered values, never crossed. */
 function range(key: string, values: readonly number[]): fc.Arbitrary<Query> {
@@ -232,6 +237,7 @@ const filters: fc.Arbitrary<Query>[] = [
   list('propertyTypes', [0, 1, 3, 5, 6]),
   list('publisherTypes', [0, 1]),
   range('budget', [0, 1200, 150_000, 289_000, 500_000]),
+  range('advertPrice', ADVERT_PRICE_BOUNDS),
   range('pricePerMeter', [0.5, 18.75, 250, 4515.63, 60_000]),
   range('surface', [12, 64, 100]),
   range('landSurface', [0, 500]),
@@ -292,6 +298,12 @@ const paging: fc.Arbitrary<Query> = fc
     },
     { requiredKeys: [] },
   );
+
+/**
+ * Advert price bounds alone, with paging: a property whose live advert prices lie below and above
+ * the bounds is decided by its advert rows, which few draws of `criteriaQuery` reach.
+ */
+export const advertPriceQuery: fc.Arbitrary<Query> = fc.tuple(paging, range('advertPrice', ADVERT_PRICE_BOUNDS)).map(([page, bounds]) => ({ ...page, ...bounds }));
 
 /** A query of a few filters, paging and order; valid by construction (parsing it must succeed). */
 export const criteriaQuery: fc.Arbitrary<Query> = fc

@@ -38,6 +38,9 @@ const DOC_COLUMNS = {
   updatedAtMs: Float64Array,
   lat: Float64Array,
   lon: Float64Array,
+  /** Lowest and highest price of the adverts that have not expired: `advertPriceMin`/`Max` (query-plan.ts). */
+  liveAdvertPriceLow: Float64Array,
+  liveAdvertPriceHigh: Float64Array,
 };
 
 export type DocColumns = ColumnsOf<typeof DOC_COLUMNS>;
@@ -177,6 +180,9 @@ export class PropertyStore {
     this.setOrderValue('updatedAtMs', doc, row.updatedAtMs, admitted);
     columns.lat[doc] = row.location?.lat ?? Number.NaN;
     columns.lon[doc] = row.location?.lon ?? Number.NaN;
+    const livePrices = liveAdvertPriceSpan(row);
+    columns.liveAdvertPriceLow[doc] = livePrices.low;
+    columns.liveAdvertPriceHigh[doc] = livePrices.high;
     this.flags.assign(doc, flagsOf(row));
     this.places.set(doc, row.place);
     this.grid.place(doc, row.location);
@@ -279,4 +285,17 @@ export class PropertyStore {
     const columns = this.columns as unknown as Record<string, NumericArray>;
     for (const name of Object.keys(columns)) columns[name] = withCapacity(columns[name] as NumericArray, length);
   }
+}
+
+/** NaN for both when no advert is live and priced. */
+function liveAdvertPriceSpan(row: SearchRow): { low: number; high: number } {
+  let low = Number.NaN;
+  let high = Number.NaN;
+  for (const advert of row.adverts) {
+    const price = advert.livePrice;
+    if (price === null || price === undefined) continue;
+    if (!(price >= low)) low = price;
+    if (!(price <= high)) high = price;
+  }
+  return { low, high };
 }

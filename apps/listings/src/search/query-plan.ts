@@ -11,7 +11,7 @@
  * Every step is exact or is followed by an exact one, so the result is the set `matches` accepts.
  */
 import { greatCircleKm } from '@immo/contracts';
-import { isPointInRing, type PropertyCriteria, type PropertyRangeKey } from '@immo/property-criteria';
+import { isPointInRing, type NumberRange, type PropertyCriteria, type PropertyRangeKey } from '@immo/property-criteria';
 import { advertCheckOf } from './advert-table';
 import { Bitset } from './bitset';
 import { eventChecksOf } from './event-table';
@@ -78,7 +78,7 @@ const PROPERTY_RANGE_COLUMNS: Readonly<Record<PropertyRangeKey, keyof DocColumns
   bedroom: 'bedroom',
 };
 
-type DocCheck = (doc: number) => boolean;
+export type DocCheck = (doc: number) => boolean;
 
 /**
  * A range criterion on a column, the collection's rule: inclusive bounds; a range with neither
@@ -87,6 +87,22 @@ type DocCheck = (doc: number) => boolean;
 export function retainWithinBounds(candidates: Bitset, values: Float64Array, min: number | undefined, max: number | undefined): void {
   if (min === undefined && max === undefined) return;
   candidates.retainInRange(values, min ?? -Infinity, max ?? Infinity);
+}
+
+/**
+ * `advertPriceMin`/`Max`: some advert that has not expired is priced within the bounds. Two column
+ * passes keep the properties whose lowest live price is at most the upper bound and whose highest
+ * is at least the lower one. Of those, a property with either price within the bounds matches;
+ * only one whose live prices lie both below and above the bounds must read its advert rows, which
+ * the returned check does (null when the range is open), so no query walks every advert.
+ */
+export function narrowByLiveAdvertPrice(store: PropertyStore, candidates: Bitset, range: NumberRange): DocCheck | null {
+  if (range.min === undefined && range.max === undefined) return null;
+  const min = range.min ?? -Infinity;
+  const max = range.max ?? Infinity;
+  const { liveAdvertPriceLow: lowest, liveAdvertPriceHigh: highest } = store.columns;
+  candidates.retainInRange(highest, min, Infinity).retainInRange(lowest, -Infinity, max);
+  return (doc) => (lowest[doc] as number) >= min || (highest[doc] as number) <= max || store.adverts.anyLivePriceWithin(doc, min, max);
 }
 
 function refineByValues(store: PropertyStore, criteria: PropertyCriteria, candidates: Bitset): void {
@@ -100,6 +116,8 @@ function refineByValues(store: PropertyStore, criteria: PropertyCriteria, candid
   retainWithinBounds(candidates, criteria.sortMode === 'advert' ? columns.latestAdvertCreatedAtMs : columns.createdAtMs, criteria.date.from, criteria.date.to);
   retainWithinBounds(candidates, columns.updatedAtMs, criteria.updatedAt.from, criteria.updatedAt.to);
 
+  const livePriceCheck = narrowByLiveAdvertPrice(store, candidates, criteria.advertPrice);
+  if (livePriceCheck !== null) checks.push(livePriceCheck);
   const advertCheck = advertCheckOf(criteria);
   if (advertCheck !== null) checks.push((doc) => store.adverts.anySatisfies(doc, advertCheck));
   for (const eventCheck of eventChecksOf(criteria)) checks.push((doc) => store.events.anySatisfies(doc, eventCheck));

@@ -15,6 +15,7 @@ import {
   creationTimeMs,
   hasCoherentPrice,
   inseeCodesCovering,
+  liveAdvertPrice,
   searchableTexts,
   tokenize,
   zipcodesOf,
@@ -25,7 +26,7 @@ import {
  * Bumped whenever the shape or a derivation changes, so that persisted rows of an older version
  * are rebuilt from their documents instead of being searched with a stale meaning.
  */
-export const SEARCH_ROW_VERSION = 1;
+export const SEARCH_ROW_VERSION = 2;
 
 /** The keys a city is found by in the place filters, as `matches` computes them. */
 export interface SearchPlace {
@@ -51,6 +52,12 @@ export type SearchAdvertRow = Record<AdvertRangeKey, number | null> & {
   expiredAtMs: number | null;
   /** Not in the advert contract yet; read when a document carries it, as `matches` does. */
   geoAccuracy: number | null;
+  /**
+   * The advert's price while it has not expired, null after (`liveAdvertPrice`): what
+   * `advertPriceMin`/`Max` read. Rows stored before it was indexed lack it, and match no bound
+   * until a rebuild of the read models writes them again.
+   */
+  livePrice?: number | null;
 };
 
 /** A price or surface change of any advert; other fields' events match no filter and are left out. */
@@ -148,6 +155,7 @@ function advertRowOf(advert: Advert): SearchAdvertRow {
     hasVirtualTour: advert.virtualTour !== null && advert.virtualTour.trim() !== '',
     expiredAtMs: instantMs(advert.expiredAt),
     geoAccuracy: numberOrNull(advertGeoAccuracy(advert)),
+    livePrice: numberOrNull(liveAdvertPrice(advert)),
   };
 }
 

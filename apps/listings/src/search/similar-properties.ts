@@ -15,7 +15,8 @@ const DEFAULT_CRITERIA: PropertyCriteria = (() => {
 
 /**
  * What every similar property of `target` meets besides `isSimilar`: its transaction and type, a
- * coherent price (the collection's default), the price band and the client's `fromDate`. The
+ * coherent price (the collection's default), the price band and the client's `fromDate` and
+ * advert price bounds. The
  * index narrows the target's commune and radius documents with these; `similarBaseCriteria`
  * states the same as criteria, for the reference predicate.
  */
@@ -26,6 +27,8 @@ export interface SimilarBase {
   /** On the property's creation. */
   date: TimeRange;
   budget: NumberRange;
+  /** The client's `advertPriceMin`/`Max`. */
+  advertPrice: NumberRange;
 }
 
 export function similarBase(target: IndexedProperty, criteria: PropertyCriteria): SimilarBase {
@@ -35,6 +38,7 @@ export function similarBase(target: IndexedProperty, criteria: PropertyCriteria)
     withCoherentPrice: DEFAULT_CRITERIA.withCoherentPrice,
     date: criteria.date,
     budget: target.price === null ? {} : { min: target.price * (1 - SIMILARITY.priceTolerance), max: target.price * (1 + SIMILARITY.priceTolerance) },
+    advertPrice: criteria.advertPrice,
   };
 }
 
@@ -48,6 +52,7 @@ export function similarBaseCriteria(base: SimilarBase): PropertyCriteria {
     sortMode: 'property',
     date: base.date,
     budget: base.budget,
+    advertPrice: base.advertPrice,
   };
 }
 

@@ -30,7 +30,9 @@ describe('similar properties on the index against rankSimilar', () => {
         fc.constantFrom(1, 3, 10),
         // Around the generated creation dates: before all, between them, after most.
         fc.option(fc.constantFrom('2026-01-01', '2026-02-01', '2026-02-20 12:00:00'), { nil: undefined }),
-        (generated, pick, order, page, itemsPerPage, fromDate) => {
+        // Advert price bounds around the generated advert prices, one side or both.
+        fc.option(fc.constantFrom({ advertPriceMin: '180000' }, { advertPriceMax: '220000' }, { advertPriceMin: '200000', advertPriceMax: '289000' }), { nil: undefined }),
+        (generated, pick, order, page, itemsPerPage, fromDate, advertPrice) => {
           const docs = new Map<string, PropertyDocument>();
           for (const doc of generated) docs.set(doc.uuid, doc);
           const index = new PropertySearchIndex();
@@ -38,7 +40,7 @@ describe('similar properties on the index against rankSimilar', () => {
           const targetUuid = [...docs.keys()][pick % docs.size] as string;
           const target = index.describe(targetUuid);
           if (!target) throw new Error('the target is indexed');
-          const criteria = criteriaOf({ page: String(page), itemsPerPage: String(itemsPerPage), ...(fromDate !== undefined && { fromDate }) });
+          const criteria = criteriaOf({ page: String(page), itemsPerPage: String(itemsPerPage), ...(fromDate !== undefined && { fromDate }), ...advertPrice });
 
           const base = similarBaseCriteria(similarBase(target, criteria));
           const candidates = [...docs.values()]

@@ -171,8 +171,20 @@ describe('parseSearchBody', () => {
       });
     });
 
+    it('keeps the advert price bounds, which the alerts then apply', () => {
+      const result = parseSearchBody({ ...minimal, advertPriceMin: 100_000, advertPriceMax: 250_000 }, nothingAllowed);
+      if (!result.ok) throw new Error(JSON.stringify(result.violations));
+      expect(result.spec.criteria).toMatchObject({ advertPriceMin: 100_000, advertPriceMax: 250_000 });
+      expect(result.criteria.advertPrice).toEqual({ min: 100_000, max: 250_000 });
+      expect(violationsOf({ ...minimal, advertPriceMax: 'cheap' })).toEqual([{ propertyPath: 'advertPriceMax', message: 'must be a number' }]);
+    });
+
     describe('expressions', () => {
       const nested = [[{ word: 'jardin' }, { word: 'cave' }]];
+
+      it('holds them under their one name: expression, another name in query strings, is not a Search field', () => {
+        expect(violationsOf({ ...minimal, expression: nested })).toEqual([{ propertyPath: 'expression', message: 'is not a Search field' }]);
+      });
 
       it('takes the nested structure as is', () => {
         expect(specOf({ ...minimal, expressions: nested }).criteria['expressions']).toEqual(nested);

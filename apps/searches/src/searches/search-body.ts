@@ -6,7 +6,7 @@
  */
 import { ADVERT_WEBHOOK_KINDS, type Violation } from '@immo/contracts';
 import { isPlainObject } from '@immo/runtime';
-import { ENDPOINT_PARAMETERS, parsePropertyCriteria, type PropertyCriteria } from '@immo/property-criteria';
+import { ENDPOINT_PARAMETERS, PARAMETER_ALIASES, parsePropertyCriteria, type PropertyCriteria } from '@immo/property-criteria';
 import qs from 'qs';
 import { z } from 'zod';
 import { webhookUrlViolation, type PrivateTargetsAllowed } from '@immo/service-kit';
@@ -14,8 +14,11 @@ import { webhookUrlViolation, type PrivateTargetsAllowed } from '@immo/service-k
 /** Fields of the stored record the server writes: accepted in a body (a client sends back what it read) and ignored. */
 export const READ_ONLY_FIELDS = new Set(['@context', '@id', '@type', 'id', 'createdAt', 'updatedAt', 'lastAlertAt', 'token', 'user', 'platformOrigin']);
 
-/** Query parameters that page or sort a result: they are not part of what a search selects. */
-const NOT_SEARCH_CRITERIA = new Set(['page', 'itemsPerPage', 'order']);
+/**
+ * Query parameters that page or sort a result: they are not part of what a search selects. Nor are
+ * the other names of a query parameter: a search holds each criterion under its main name.
+ */
+const NOT_SEARCH_CRITERIA = new Set(['page', 'itemsPerPage', 'order', ...Object.keys(PARAMETER_ALIASES)]);
 const CRITERIA_FIELDS = new Set([...ENDPOINT_PARAMETERS.properties.names].filter((name) => !NOT_SEARCH_CRITERIA.has(name)));
 const REQUIRED_CRITERIA = ['transactionType', 'propertyTypes'] as const;
 
