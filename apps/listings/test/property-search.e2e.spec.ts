@@ -65,6 +65,9 @@ describe('GET /documents/properties: every parameter (whole stack)', () => {
     { parameter: 'propertyTypes (scalar)', query: () => 'propertyTypes=1', narrows: true },
     { parameter: 'publisherTypes[]', query: () => 'publisherTypes[]=0', narrows: true },
     { parameter: 'budgetMin/budgetMax', query: () => 'budgetMin=150000&budgetMax=400000', narrows: true },
+    { parameter: 'advertPriceMin', query: () => 'advertPriceMin=100000', narrows: true },
+    { parameter: 'advertPriceMax', query: () => 'advertPriceMax=250000', narrows: true },
+    { parameter: 'advertPriceMin/Max with other advert filters', query: () => 'advertPriceMin=150000&advertPriceMax=400000&publisherTypes[]=1&energyCategories[]=D', narrows: true },
     { parameter: 'pricePerMeterMin/Max', query: () => 'pricePerMeterMin=2000&pricePerMeterMax=6000', narrows: true },
     { parameter: 'surfaceMin/Max', query: () => 'surfaceMin=40&surfaceMax=90', narrows: true },
     { parameter: 'landSurfaceMin/Max', query: () => 'landSurfaceMin=300', narrows: true },
@@ -117,6 +120,7 @@ describe('GET /documents/properties: every parameter (whole stack)', () => {
     { parameter: 'geoAccuracy[] (both)', query: () => 'geoAccuracy[]=1&geoAccuracy[]=2', narrows: true },
     { parameter: 'expressions (prefix)', query: () => 'expressions[0][0][word]=terras', narrows: true },
     { parameter: 'expressions (strict, two groups)', query: () => 'expressions[0][0][word]=piscine&expressions[0][0][options][strict]=true&expressions[1][0][word]=cheminee', narrows: true },
+    { parameter: 'expression (the other name of expressions)', query: () => 'expression[0][0][word]=terras', narrows: true },
     { parameter: 'expressions (exclusion)', query: () => 'expressions[0][0][word]=jardin&expressions[0][0][options][includes]=false', narrows: true },
     { parameter: 'order[price]=asc', query: () => 'order[price]=asc&itemsPerPage=30' },
     { parameter: 'order[pricePerMeter]=desc', query: () => 'order[pricePerMeter]=desc&itemsPerPage=30' },
@@ -155,6 +159,21 @@ describe('GET /documents/properties: every parameter (whole stack)', () => {
     expect(clean.headers.get('x-ignored-parameters')).toBeNull();
   });
 
+  it('names none of the filters it honours in X-Ignored-Parameters, the advert price bounds and expression included', async () => {
+    const response = await fixture.get('/documents/properties?advertPriceMin=100000&advertPriceMax=400000&withLocation=true&geoAccuracy[]=1&expression[0][0][word]=terras');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-ignored-parameters')).toBeNull();
+  });
+
+  it('counts only adverts that have not expired for the advert price bounds', async () => {
+    // A property whose adverts have all expired is found by no advert price, however wide.
+    const allExpired = documents.filter((doc) => doc.adverts.length > 0 && doc.adverts.every((advert) => advert.expired));
+    expect(allExpired.length).toBeGreaterThan(0);
+    const wide = expected('advertPriceMin=0&withCoherentPrice=false');
+    expect(wide.total).toBe(documents.filter((doc) => doc.adverts.some((advert) => !advert.expired)).length);
+    expect((await search('advertPriceMin=0&withCoherentPrice=false'))['hydra:totalItems']).toBe(wide.total);
+  });
+
   it('keeps the query in hydra:view links, and has no next link on the last page', async () => {
     const total = expected('transactionType=0').total;
     const last = Math.ceil(total / 10);
@@ -180,6 +199,9 @@ describe('GET /documents/properties: every parameter (whole stack)', () => {
     ['geoShapes[0][0][0]=1&geoShapes[0][0][1]=1&geoShapes[0][1][0]=2&geoShapes[0][1][1]=2&geoShapes[0][2][0]=3&geoShapes[0][2][1]=1', ['geoShapes']],
     ['page=0', ['page']],
     ['order[price]=up', ['order[price]']],
+    ['advertPriceMin=abc', ['advertPriceMin']],
+    ['advertPriceMin=300000&advertPriceMax=200000', ['advertPriceMin', 'advertPriceMax']],
+    ['expression[0][0][word]=jardin&expressions[0][0][word]=cave', ['expression', 'expressions']],
   ];
 
   it.each(bad)('answers 400 naming the parameter for %s', async (query, parameters) => {
@@ -235,6 +257,25 @@ describe('GET /documents/properties: every parameter (whole stack)', () => {
       expect(Object.keys(year?.series ?? {}).every((key) => /^\d{4}$/.test(key))).toBe(true);
     });
 
+    it.each([
+      ['withLocation', 'withLocation=false'],
+      ['geoAccuracy[]', 'geoAccuracy[]=1'],
+      ['geoShapes', 'geoShapes[0][0][0]=4.7&geoShapes[0][0][1]=45.6&geoShapes[0][1][0]=5.0&geoShapes[0][1][1]=45.6&geoShapes[0][2][0]=5.0&geoShapes[0][2][1]=45.9&geoShapes[0][3][0]=4.7&geoShapes[0][3][1]=45.9&geoShapes[0][4][0]=4.7&geoShapes[0][4][1]=45.6'],
+      ['advertPriceMin/Max', 'advertPriceMin=100000&advertPriceMax=300000'],
+    ])('honours %s, as the collection does, without naming it ignored', async (_parameter, filter) => {
+      const query = `transactionType=0&${filter}`;
+      const want = expectedStatistic(query);
+      // The filter narrows the statistic's properties, so reading it changes the figures.
+      expect(want.count).toBeGreaterThan(0);
+      expect(want.count).toBeLessThan(expectedStatistic('transactionType=0').count);
+      const response = await fixture.get(`/indicators/price_per_meter?${query}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-ignored-parameters')).toBeNull();
+      const [member] = (response.body as { 'hydra:member': Record<string, unknown>[] })['hydra:member'];
+      expect(member?.['average']).toBeCloseTo(want.average, 1);
+      expect(member?.['median']).toBeCloseTo(want.median, 1);
+    });
+
     it('answers nulls and an empty series when nothing matches', async () => {
       const response = await fixture.get('/indicators/price_per_meter?budgetMin=999999999');
       expect((response.body as { 'hydra:member': unknown[] })['hydra:member']).toEqual([
@@ -245,6 +286,8 @@ describe('GET /documents/properties: every parameter (whole stack)', () => {
     it('refuses its own bad input: a decimal where the indicator types an integer, an unknown interval', async () => {
       for (const [query, parameter] of [
         ['budgetMin=1.5', 'budgetMin'],
+        ['advertPriceMax=abc', 'advertPriceMax'],
+        ['geoAccuracy[]=3', 'geoAccuracy[0]'],
         ['aggregationInterval=week', 'aggregationInterval'],
       ]) {
         const response = await fixture.get(`/indicators/price_per_meter?${query}`);
@@ -280,6 +323,34 @@ describe('GET /documents/properties: every parameter (whole stack)', () => {
       expect(prices).toEqual([...prices].sort((a, b) => a - b));
       const recent = await fixture.get(`/documents/properties/${property.uuid}/similar-properties?fromDate=2030-01-01`);
       expect((recent.body as Collection)['hydra:totalItems']).toBe(0);
+    });
+
+    /** Every similar property, page after page. */
+    async function allSimilar(uuid: string, query: string): Promise<PropertyDocument[]> {
+      const members: PropertyDocument[] = [];
+      for (let page = 1; ; page++) {
+        const response = await fixture.get(`/documents/properties/${uuid}/similar-properties?itemsPerPage=30&page=${page}&${query}`);
+        expect(response.status).toBe(200);
+        expect(response.headers.get('x-ignored-parameters')).toBeNull();
+        const collection = response.body as Collection;
+        members.push(...collection['hydra:member']);
+        if (members.length >= collection['hydra:totalItems'] || collection['hydra:member'].length === 0) return members;
+      }
+    }
+
+    it('keeps only similar properties with a live advert priced within advertPriceMin/advertPriceMax', async () => {
+      const property = target();
+      const all = await allSimilar(property.uuid, '');
+      const prices = all.flatMap((doc) => doc.adverts.filter((advert) => !advert.expired).map((advert) => advert.price)).sort((a, b) => a - b);
+      const bound = prices[Math.floor(prices.length / 2)] as number;
+      const cheap = (doc: PropertyDocument) => doc.adverts.some((advert) => !advert.expired && advert.price <= bound);
+      const filtered = await allSimilar(property.uuid, `advertPriceMax=${bound}`);
+      expect(filtered.length).toBeGreaterThan(0);
+      expect(filtered.length).toBeLessThan(all.length);
+      expect(filtered.map((doc) => doc.uuid).sort()).toEqual(all.filter(cheap).map((doc) => doc.uuid).sort());
+      const bad = await fixture.get(`/documents/properties/${property.uuid}/similar-properties?advertPriceMin=cheap`);
+      expect(bad.status).toBe(400);
+      expect(((bad.body as Problem).violations ?? []).map((v) => v.propertyPath)).toEqual(['advertPriceMin']);
     });
 
     it('answers 404 for an unknown property and 400 for a malformed id or parameter', async () => {

@@ -173,6 +173,23 @@ describe('alerts through the gateway: matches, advert events, webhooks, tester, 
     expect(((await fixture.stack.get(`/searches/${search.id}/deliveries`, fixture.as)).body as Collection<DeliveryView>)['hydra:totalItems']).toBe(0);
   });
 
+  it("alerts for a property with a live advert priced within the search's advertPriceMax, and not for a dearer one", async () => {
+    const search = await createSearch(fixture, { title: 'Cheap adverts', includedCities: ['/cities/69123'], advertPriceMax: 260_000, notificationEnabled: true });
+    expect(search).toMatchObject({ advertPriceMax: 260_000 });
+    const stream = await openSse(`${fixture.stack.stack.baseUrl}/searches/${search.id}/stream`, fixture.as);
+    const dear = aSnapshot({ price: 300_000 });
+    const cheap = aSnapshot({ price: 255_000 });
+    // The dearer flat is decided first: were the bound not applied, it would be the first alert.
+    await ingest(fixture, dear);
+    await ingest(fixture, cheap);
+    const alert = await stream.next(WAIT_MS);
+    stream.close();
+    expect(alert.event).toBe('match');
+    expect(alert.data).toContain(String(cheap['url']));
+    const listed = (await fixture.stack.get(`/searches/${search.id}/matches`, fixture.as)).body as Collection<MatchPayload>;
+    expect(listed['hydra:member'].map((match) => match.propertyDocument.adverts[0]?.url)).toEqual([cheap['url']]);
+  });
+
   it('retries a failed delivery with the same webhook-id, and again by hand', async () => {
     let calls = 0;
     fixture.receiver.answer('/flaky/', () => (++calls === 1 ? 500 : 200));

@@ -52,7 +52,7 @@ import {
   type WebhookSecretView,
   type WebhookTestResult,
 } from '@immo/contracts';
-import { describeParameters } from '@immo/property-criteria';
+import { describeParameters, PARAMETER_ALIASES } from '@immo/property-criteria';
 import { EntrypointController } from '../entrypoint/entrypoint.controller';
 import type { HydraCollection } from '../http/hydra-collection';
 import type { ProblemBody } from '../http/problem';
@@ -418,7 +418,8 @@ const RELATION_KEYS: Readonly<Record<string, string>> = {
 function searchCriteriaProperties(): Record<string, JsonSchema> {
   const properties: Record<string, JsonSchema> = {};
   for (const parameter of describeParameters('properties')) {
-    if (NOT_CRITERIA.test(parameter.name)) continue;
+    // A saved search holds each criterion under its main name only (see search-body.ts).
+    if (NOT_CRITERIA.test(parameter.name) || Object.hasOwn(PARAMETER_ALIASES, parameter.name)) continue;
     const isList = parameter.name.endsWith(LIST_SUFFIX);
     const name = isList ? parameter.name.slice(0, -LIST_SUFFIX.length) : parameter.name;
     if (!isList) {

@@ -204,7 +204,8 @@ export const API_OPERATIONS: OperationSpec[] = [
       `±${SIMILARITY.roomTolerance} when both are known; never the property itself. Ranked by a score (lower is closer): ` +
       `relative price gap + relative surface gap + ${SIMILARITY.roomWeight} per room of difference + distance as a share of ` +
       `${SIMILARITY.radiusKm} km (half of it when a location is missing); \`order[...]\` given by the client ranks first, the ` +
-      'score then breaks ties, then the uuid. `fromDate` keeps properties created since that date. Hydra collection of ' +
+      'score then breaks ties, then the uuid. `fromDate` keeps properties created since that date, and ' +
+      '`advertPriceMin`/`advertPriceMax` those with a live advert priced within them. Hydra collection of ' +
       'PropertyDocument with the exact `hydra:totalItems`.',
     pathParams: { id: PROPERTY_ID },
     parameters: describeParameters('similar'),
@@ -220,8 +221,8 @@ export const API_OPERATIONS: OperationSpec[] = [
     tag: 'indicators',
     summary: 'Price per m² statistics of the properties matching the filters',
     description:
-      'The filters of `/documents/properties` with the spec\'s differences (integer bounds; no sites, location flag, geo ' +
-      'accuracy, shapes or expiry dates). Over the matching properties that have a price per m²: `average` their mean, ' +
+      'The filters of `/documents/properties` with the spec\'s differences (integer bounds; no sites, site categories or ' +
+      'expiry dates); `withLocation`, `geoAccuracy` and `geoShapes` are read as the original service now reads them. Over the matching properties that have a price per m²: `average` their mean, ' +
       '`median` their median, `average_min` the mean of `average` and the lowest value, `average_max` the mean of ' +
       '`average` and the highest; `series` maps each month (`YYYY-MM`, or year `YYYY` with `aggregationInterval=year`) ' +
       'of the property\'s creation, Paris time, to that period\'s mean. No match gives one member with nulls and an empty ' +
