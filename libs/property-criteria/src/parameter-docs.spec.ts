@@ -64,6 +64,19 @@ describe('describeParameters', () => {
     expect(indicator.has('order[price]')).toBe(false);
   });
 
+  it('describes the advert price bounds on every route that reads them, and expression as the other name of expressions', () => {
+    for (const endpoint of ['properties', 'price_per_meter', 'similar'] as const) {
+      const described = new Map(describeParameters(endpoint).map((parameter) => [parameter.name, parameter]));
+      expect(described.get('advertPriceMin')?.description).toMatch(/ANY of its adverts that has not expired/);
+      expect(described.has('advertPriceMax')).toBe(true);
+    }
+    const indicator = new Map(describeParameters('price_per_meter').map((parameter) => [parameter.name, parameter]));
+    expect(['withLocation', 'geoAccuracy[]', 'geoShapes', 'expression'].filter((name) => !indicator.has(name))).toEqual([]);
+    expect(indicator.get('advertPriceMin')?.schema).toEqual({ type: 'integer' });
+    expect(byName.get('expression')).toMatchObject({ style: 'deepObject', explode: true, schema: { type: 'array' } });
+    expect(byName.get('expression')?.description).toMatch(/same as `expressions`.*both at once is refused/s);
+  });
+
   it('hands out fresh schemas', () => {
     (describeParameters('properties')[0]!.schema as Record<string, unknown>)['type'] = 'changed';
     expect(describeParameters('properties')[0]!.schema['type']).not.toBe('changed');

@@ -4,7 +4,7 @@
  *
  * - Unknown parameters are never an error: their names come back in `ignored` so the gateway can
  *   report them (`X-Ignored-Parameters`). What is unknown depends on the endpoint (see
- *   endpoint-parameters.ts): `geoShapes` is read by the collection and ignored by the indicator.
+ *   endpoint-parameters.ts): `includedSites` is read by the collection and ignored by the indicator.
  * - Absurd sizes are refused before anything is read (see size-limits.ts).
  * - Every bad parameter is reported at once, each under the name the caller wrote.
  */
