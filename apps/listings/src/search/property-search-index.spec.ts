@@ -32,6 +32,26 @@ describe('PropertySearchIndex', () => {
     expect(index.search(criteriaOf({ includedSites: 'synthetic-portal-a' })).ids).toEqual([uuidOf(2)]);
   });
 
+  it('finds a property by the price of any live advert, even one between a cheaper and a dearer advert', () => {
+    const index = new PropertySearchIndex();
+    const advert = (price: number, expired = false) => anAdvert({ price, expired });
+    index.upsert(property(1, { adverts: [advert(150_000), advert(220_000), advert(400_000)] }));
+    index.upsert(property(2, { adverts: [advert(150_000), advert(220_000, true), advert(400_000)] }));
+    index.upsert(property(3, { adverts: [advert(220_000, true)] }));
+    expect(index.search(criteriaOf({ advertPriceMin: 200_000, advertPriceMax: 250_000 })).ids).toEqual([uuidOf(1)]);
+    expect(index.search(criteriaOf({ advertPriceMin: 400_000, order: { price: 'asc' } })).ids).toEqual([uuidOf(1), uuidOf(2)]);
+    expect(index.search(criteriaOf({ advertPriceMax: 150_000 })).total).toBe(2);
+  });
+
+  it('finds no property by advert price in a row stored before live prices were indexed', () => {
+    const index = new PropertySearchIndex();
+    const row = property(1);
+    for (const advert of row.adverts) delete advert.livePrice;
+    index.upsert(row);
+    expect(index.search(criteriaOf({})).total).toBe(1);
+    expect(index.search(criteriaOf({ advertPriceMin: 0 })).total).toBe(0);
+  });
+
   it('forgets a removed property, and takes it back later', () => {
     const index = new PropertySearchIndex();
     [1, 2, 3].forEach((n) => index.upsert(property(n)));
