@@ -5,6 +5,7 @@ import type { NatsConnection } from 'nats';
 import { NATS_BUCKETS } from '@immo/contracts';
 import { NATS_CONNECTION, NatsRpcClient, type GatewayConfig } from '@immo/service-kit';
 import { AccountsController } from './accounts/accounts.controller';
+import { MatchesController } from './alerts/matches.controller';
 import { SearchAlertsController } from './alerts/search-alerts.controller';
 import { WebhookAccountController } from './alerts/webhook-account.controller';
 import { AccountKeys } from './auth/account-keys';
@@ -17,6 +18,7 @@ import { RequestAuthenticator } from './auth/request-authenticator';
 import { EntrypointController } from './entrypoint/entrypoint.controller';
 import { GeoController } from './geo/geo.controller';
 import { ListingsController } from './listings/listings.controller';
+import { SiteCategoriesController } from './listings/site-categories.controller';
 import { DocsPageController } from './openapi/docs-page.controller';
 import { OpenApiController } from './openapi/openapi.controller';
 import { GATEWAY_INSTANCE, gatewayInstance } from './health/gateway-instance';
@@ -44,8 +46,10 @@ export class GatewayModule {
         EntrypointController,
         GeoController,
         ListingsController,
+        SiteCategoriesController,
         SearchesController,
         SearchAlertsController,
+        MatchesController,
         EmailPreviewController,
         WebhookAccountController,
         UnsubscribeController,

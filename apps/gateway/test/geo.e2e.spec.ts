@@ -5,6 +5,10 @@ type Problem = { status: number; violations?: { propertyPath: string; message: s
 type Suggestion = { '@id': string; insee: string | null; name: string; zipcode: string | null };
 type CityItem = { '@id': string; insee: string; name: string; department: string; cityParent: { name: string | null } | null };
 
+/** The City resource of the original service (`GET /cities` items). */
+const CITY_FIELDS = ['@id', '@type', 'zipcode', 'insee', 'article', 'name', 'libelle', 'department', 'cityParent', 'originalName', 'latitude', 'longitude'];
+const DEPARTMENT_FIELDS = ['@id', '@type', 'departmentCode', 'name', 'nameClean', 'chefLieu'];
+
 const pathsOf = (body: unknown) => ((body as Problem).violations ?? []).map((v) => v.propertyPath).sort();
 
 describe('geo end to end', () => {
@@ -63,13 +67,26 @@ describe('geo end to end', () => {
       const members = (response.body as Collection<CityItem>)['hydra:member'];
       expect(members).toHaveLength(1);
       expect(members[0]).toMatchObject({ '@id': '/cities/69123', name: 'Lyon', department: '/departments/69' });
-      const city = (await fixture.get('/cities/69123')).body as { department: { code: string }; locations: { lat: number; lon: number } };
-      expect(city.department.code).toBe('69');
+      const city = (await fixture.get('/cities/69123')).body as { department: string; region: { code: string }; locations: { lat: number; lon: number } };
+      expect(city.department).toBe('/departments/69');
+      expect(city.region.code).toBe('84');
       // Lyon's extent: roughly 45.70–45.81 N, 4.77–4.90 E.
       expect(city.locations.lat).toBeGreaterThan(45.7);
       expect(city.locations.lat).toBeLessThan(45.81);
       expect(city.locations.lon).toBeGreaterThan(4.77);
       expect(city.locations.lon).toBeLessThan(4.9);
+    });
+
+    it("gives items the original service's City fields, latitude and longitude included, and the same shape by id", async () => {
+      const [item] = ((await fixture.get('/cities?insee=75115')).body as Collection<Record<string, unknown>>)['hydra:member'];
+      expect(Object.keys(item ?? {}).sort()).toEqual([...CITY_FIELDS].sort());
+      expect(item).toMatchObject({ '@id': '/cities/75115', '@type': 'City', insee: '75115', department: '/departments/75', cityParent: { '@id': '/cities/75056', name: 'Paris' } });
+      expect(item?.['latitude']).toBeCloseTo(48.84, 1);
+      expect(item?.['longitude']).toBeCloseTo(2.3, 1);
+      const one = (await fixture.get('/cities/75115')).body as Record<string, unknown>;
+      // Every field of the item, as the item has it, then the richer City fields.
+      expect(one).toMatchObject({ '@context': '/contexts/City', ...item });
+      expect(one).toMatchObject({ id: 75115, cityParentId: 75056, locations: { lat: item?.['latitude'], lon: item?.['longitude'] } });
     });
 
     it('returns Paris 15e with cityParent Paris for zipcode[]=75015', async () => {
@@ -118,6 +135,58 @@ describe('geo end to end', () => {
       expect((await fixture.get('/cities/99999999')).status).toBe(404);
       expect((await fixture.get('/cities/lyon')).status).toBe(400);
       expect((await fixture.get('/departments/999')).status).toBe(404);
+    });
+  });
+
+  describe('GET /departments, /departments/{id} and /departments/{id}/cities', () => {
+    it("lists departments by code in the original service's shape, the same by id", async () => {
+      const response = await fixture.get('/departments');
+      expect(response.status).toBe(200);
+      const body = response.body as Collection<Record<string, unknown>>;
+      // The 101 departments and the 8 overseas collectivities with INSEE codes (975, 977, 978, 984, 986–989).
+      expect(body['hydra:totalItems']).toBe(109);
+      expect(body['hydra:member']).toHaveLength(30);
+      const [ain] = body['hydra:member'];
+      expect(ain).toMatchObject({ '@id': '/departments/1', '@type': 'Department', departmentCode: '01', name: 'Ain', nameClean: 'ain', chefLieu: '/cities/1053' });
+      for (const field of DEPARTMENT_FIELDS) expect(ain).toHaveProperty([field]);
+      const one = (await fixture.get('/departments/1')).body;
+      expect(one).toEqual({ '@context': '/contexts/Department', ...ain });
+    });
+
+    it('filters by code (one or several) and by part of the name, and pages', async () => {
+      const codes = (await fixture.get('/departments?code[]=2A&code[]=69')).body as Collection<{ departmentCode: string }>;
+      expect(codes['hydra:member'].map((d) => d.departmentCode)).toEqual(['2A', '69']);
+      const one = (await fixture.get('/departments?code=971')).body as Collection<{ name: string }>;
+      expect(one['hydra:member'].map((d) => d.name)).toEqual(['Guadeloupe']);
+      const named = (await fixture.get(`/departments?name=${encodeURIComponent("côtes-d'armor")}`)).body as Collection<{ departmentCode: string }>;
+      expect(named['hydra:member'].map((d) => d.departmentCode)).toEqual(['22']);
+      const second = (await fixture.get('/departments?itemsPerPage=10&page=2')).body as Collection<{ departmentCode: string }>;
+      expect(second['hydra:member'].map((d) => d.departmentCode)).toEqual(['11', '12', '13', '14', '15', '16', '17', '18', '19', '21']);
+      expect(second['hydra:view']).toMatchObject({ 'hydra:previous': '/departments?itemsPerPage=10&page=1', 'hydra:next': '/departments?itemsPerPage=10&page=3' });
+    });
+
+    it('refuses bad paging naming the parameter, and names unknown parameters', async () => {
+      const bad = await fixture.get('/departments?itemsPerPage=0&page=x');
+      expect(bad.status).toBe(400);
+      expect(pathsOf(bad.body)).toEqual(['itemsPerPage', 'page']);
+      const unknown = await fixture.get('/departments?region=84&code=69');
+      expect(unknown.status).toBe(200);
+      expect(unknown.headers.get('x-ignored-parameters')).toBe('region');
+    });
+
+    it("pages a department's cities; 404 for an unknown department, 400 for a malformed id", async () => {
+      const first = (await fixture.get('/departments/201/cities')).body as Collection<CityItem>;
+      expect(first['hydra:totalItems']).toBeGreaterThan(100);
+      expect(first['hydra:member']).toHaveLength(30);
+      expect(first['hydra:member'].every((city) => city.department === '/departments/201')).toBe(true);
+      const second = (await fixture.get('/departments/201/cities?page=2')).body as Collection<CityItem>;
+      expect(second['hydra:member'].map((c) => c.insee)).not.toContain(first['hydra:member'][0]?.insee);
+      expect(Object.keys(second['hydra:member'][0] ?? {}).sort()).toEqual([...CITY_FIELDS].sort());
+      expect((await fixture.get('/departments/999/cities')).status).toBe(404);
+      const malformed = await fixture.get('/departments/rhone/cities');
+      expect(malformed.status).toBe(400);
+      expect(pathsOf(malformed.body)).toEqual(['id']);
+      expect(pathsOf((await fixture.get('/departments/69/cities?page=0')).body)).toEqual(['page']);
     });
   });
 

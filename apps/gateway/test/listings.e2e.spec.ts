@@ -356,6 +356,32 @@ describe('listings end to end (ingestion, projection, reads, integration events)
   });
 
   describe('reads', () => {
+    it('lists the site categories of the stored adverts, each found by its name', async () => {
+      const category = `network ${RUN}/é`;
+      const reply = await ingest(fixture, [snapshot('categories', 'CAT-1', { siteCategory: category })]);
+      const iri = `/site_categories/${encodeURIComponent(category)}`;
+      const listed = await eventually(async () => {
+        const body = (await fixture.get('/site_categories')).body as Collection<{ '@id': string; '@type': string; name: string }>;
+        expect(body['hydra:member'].map((member) => member.name)).toContain(category);
+        return body;
+      });
+      expect(accepted(reply, 0).propertyId).toMatch(UUID);
+      expect(listed['hydra:member'].map((member) => member.name)).toEqual([...listed['hydra:member'].map((member) => member.name)].sort());
+      expect(listed['hydra:member']).toContainEqual({ '@id': iri, '@type': 'SiteCategory', name: category });
+      expect(listed['hydra:member']).toContainEqual({ '@id': '/site_categories/portal', '@type': 'SiteCategory', name: 'portal' });
+      expect(listed['hydra:totalItems']).toBe(listed['hydra:member'].length);
+
+      const one = await fixture.get(iri);
+      expect(one.status).toBe(200);
+      expect(one.body).toEqual({ '@context': '/contexts/SiteCategory', '@id': iri, '@type': 'SiteCategory', name: category });
+      expect((await fixture.get('/site_categories/no-such-category')).status).toBe(404);
+      expect((await fixture.get('/site_categories?page=2')).body).toMatchObject({ 'hydra:member': [] });
+      const bad = await fixture.get('/site_categories?page=0&kind=x');
+      expect(bad.status).toBe(400);
+      expect((bad.body as Problem).violations?.map((v) => v.propertyPath)).toEqual(['page']);
+      expect((await fixture.get('/site_categories?kind=x')).headers.get('x-ignored-parameters')).toBe('kind');
+    });
+
     it('answers 404 for an unknown property and 400 naming id for a malformed one', async () => {
       const unknown = await fixture.get('/documents/properties/00000000-0000-4000-8000-000000000000');
       expect(unknown.status).toBe(404);

@@ -8,6 +8,7 @@ import {
   cityByZipcodeAndNameRequestSchema,
   departmentRequestSchema,
   listCitiesRequestSchema,
+  listDepartmentsRequestSchema,
   locationAutocompleteRequestSchema,
   nearestCityRequestSchema,
   pointsOfInterestRequestSchema,
@@ -57,6 +58,12 @@ export class GeoQueriesController {
     return found(this.directory.cityById(id), `City ${id}`);
   }
 
+  @MessagePattern(GEO_SUBJECTS.cityResource)
+  cityResource(@Payload() payload: unknown) {
+    const { id } = parseRpcPayload(cityByIdRequestSchema, payload);
+    return found(this.directory.cityResourceById(id), `City ${id}`);
+  }
+
   @MessagePattern(GEO_SUBJECTS.cityByInsee)
   cityByInsee(@Payload() payload: unknown) {
     const { insee } = parseRpcPayload(cityByInseeRequestSchema, payload);
@@ -86,6 +93,11 @@ export class GeoQueriesController {
     return request.id !== undefined
       ? found(this.directory.departmentById(request.id), `Department ${request.id}`)
       : found(this.directory.departmentByCode(request.code ?? ''), `Department ${request.code ?? ''}`);
+  }
+
+  @MessagePattern(GEO_SUBJECTS.listDepartments)
+  listDepartments(@Payload() payload: unknown) {
+    return this.directory.listDepartments(parseRpcPayload(listDepartmentsRequestSchema, payload));
   }
 
   @MessagePattern(GEO_SUBJECTS.locationAutocomplete)

@@ -7,6 +7,7 @@ import {
   listPropertiesRequestSchema,
   pricePerMeterRequestSchema,
   similarPropertiesRequestSchema,
+  siteCategoriesRequestSchema,
   type PricePerMeterReply,
   rebuildPropertiesRequestSchema,
   rpcErrors,
@@ -75,6 +76,12 @@ export class ListingsController {
   pricePerMeter(@Payload() payload: unknown): PricePerMeterReply {
     const { query } = parseRpcPayload(pricePerMeterRequestSchema, payload);
     return this.queries.pricePerMeter(criteriaOf(query, 'price_per_meter'));
+  }
+
+  @MessagePattern(LISTINGS_SUBJECTS.siteCategories)
+  siteCategories(@Payload() payload: unknown): string[] {
+    parseRpcPayload(siteCategoriesRequestSchema, payload ?? {});
+    return this.queries.siteCategories();
   }
 
   @MessagePattern(LISTINGS_SUBJECTS.projectionStatus)

@@ -11,6 +11,8 @@ import {
   keyByIdRequestSchema,
   listAccountsRequestSchema,
   listMatchesRequestSchema,
+  accountMatchesRequestSchema,
+  matchByIdRequestSchema,
   listSearchesRequestSchema,
   notificationStateRequestSchema,
   revokeKeyRequestSchema,
@@ -135,6 +137,18 @@ export class SearchesController {
   listMatches(@Payload() payload: unknown) {
     const { caller, id, page } = parseRpcPayload(listMatchesRequestSchema, payload);
     return answered(() => this.searches.matches(caller, id, page));
+  }
+
+  @MessagePattern(SEARCHES_SUBJECTS.accountMatches)
+  accountMatches(@Payload() payload: unknown) {
+    const { caller, ...request } = parseRpcPayload(accountMatchesRequestSchema, payload);
+    return answered(() => this.searches.accountMatches(caller, request));
+  }
+
+  @MessagePattern(SEARCHES_SUBJECTS.match)
+  match(@Payload() payload: unknown) {
+    const { caller, id } = parseRpcPayload(matchByIdRequestSchema, payload);
+    return answered(() => this.searches.match(caller, id));
   }
 
   @MessagePattern(SEARCHES_SUBJECTS.notificationState)

@@ -1,27 +1,18 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { NatsConnection } from 'nats';
-import {
-  LISTINGS_SUBJECTS,
-  NOTIFIER_SUBJECTS,
-  SEARCHES_SUBJECTS,
-  type DeliveriesPage,
-  type DeliveryView,
-  type MatchesPage,
-  type PropertyDocument,
-  type SearchRecord,
-} from '@immo/contracts';
+import { NOTIFIER_SUBJECTS, SEARCHES_SUBJECTS, type DeliveriesPage, type DeliveryView, type MatchesPage, type SearchRecord } from '@immo/contracts';
 import { NATS_CONNECTION } from '@immo/service-kit';
 import type { AuthenticatedRequest } from '../auth/api-key.guard';
 import { BracketQuery } from '../http/bracket-query.decorator';
 import { hydraCollection } from '../http/hydra-collection';
-import { ProblemException } from '../http/problem';
 import type { ParsedQuery } from '../http/query-string';
 import { ServiceClient } from '../rpc/service-client';
 import { nameIgnoredParameters } from '../http/ignored-parameters';
 import { callerOf, uuidParameter } from '../searches/search-route-params';
 import { AccountKeys } from '../auth/account-keys';
 import { LiveStream } from './live-stream';
+import { matchResources } from './match-resources';
 import { pagingOf } from './paging';
 
 const PAGE_MAPPINGS = [{ variable: 'page', property: null, required: false }];
@@ -46,8 +37,7 @@ export class SearchAlertsController {
     const { page, ignored } = pagingOf(query, { itemsPerPage: false });
     nameIgnoredParameters(reply, ignored);
     const found = await this.services.request<MatchesPage>(SEARCHES_SUBJECTS.listMatches, { caller: callerOf(request), id: searchId, page });
-    const documents = await Promise.all(found.items.map((match) => this.propertyDocument(match.propertyId)));
-    const members = found.items.map(({ propertyId: _propertyId, ...match }, index) => ({ ...match, propertyDocument: documents[index] ?? null }));
+    const members = await matchResources(this.services, found.items, true);
     return hydraCollection({
       context: '/contexts/Match',
       path: `/searches/${searchId}/matches`,
@@ -119,16 +109,6 @@ export class SearchAlertsController {
     const searchId = uuidParameter(id);
     await this.services.request<SearchRecord>(SEARCHES_SUBJECTS.getSearch, { caller: callerOf(request), id: searchId });
     return searchId;
-  }
-
-  private async propertyDocument(propertyId: string): Promise<PropertyDocument | null> {
-    try {
-      return await this.services.request<PropertyDocument>(LISTINGS_SUBJECTS.getProperty, { id: propertyId });
-    } catch (error) {
-      // A property no longer known to listings (a rebuild dropped it) is listed without its document.
-      if (error instanceof ProblemException && error.status === 404) return null;
-      throw error;
-    }
   }
 }
 

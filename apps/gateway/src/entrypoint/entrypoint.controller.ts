@@ -14,7 +14,10 @@ export class EntrypointController {
       pointOfInterest: '/indicators/points_of_interest',
       locationAutocomplete: '/public/location-autocomplete',
       city: '/cities',
+      department: '/departments',
+      siteCategory: '/site_categories',
       search: '/searches',
+      match: '/matches',
       webhookTester: '/webhook-tester',
     };
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { FACILITY_CATEGORIES, MAX_POI_RADIUS_KM } from '@immo/contracts';
-import { queryParam } from '../http/query-params';
+import { FACILITY_CATEGORIES, MAX_GEO_ITEMS_PER_PAGE, MAX_POI_RADIUS_KM } from '@immo/contracts';
+import { pageParams, queryParam } from '../http/query-params';
 
 /** HTTP query schemas of the geo endpoints: strings in, typed contract payloads out. */
 
@@ -25,6 +25,15 @@ export const citiesQuerySchema = z
     page: queryParam.int({ min: 1, max: 100000 }).default(1),
   })
   .strict();
+
+export const departmentsQuerySchema = z.object({
+  code: oneOrMany(z.string().max(10)).optional(),
+  name: z.string().max(200).optional(),
+  ...pageParams({ defaultItemsPerPage: MAX_GEO_ITEMS_PER_PAGE, maxItemsPerPage: MAX_GEO_ITEMS_PER_PAGE }),
+});
+
+/** `GET /departments/{id}/cities`: pages of the department's cities, by name. */
+export const departmentCitiesQuerySchema = z.object({ page: queryParam.int({ min: 1, max: 100000 }).default(1) });
 
 export const autocompleteQuerySchema = z
   .object({

@@ -5,11 +5,12 @@ import { Public } from '../auth/public.decorator';
 import { BracketQuery } from '../http/bracket-query.decorator';
 import { hydraCollection } from '../http/hydra-collection';
 import { ProblemException } from '../http/problem';
-import { validateQuery } from '../http/query-params';
+import { nameIgnoredParameters } from '../http/ignored-parameters';
+import { validateKnownQuery, validateQuery } from '../http/query-params';
 import type { ParsedQuery } from '../http/query-string';
 import { PublicRouteLimiter } from '../http/rate-limit/public-route-limiter';
 import { ServiceClient } from '../rpc/service-client';
-import { autocompleteQuerySchema, citiesQuerySchema, pointsOfInterestQuerySchema } from './geo-query-schemas';
+import { autocompleteQuerySchema, citiesQuerySchema, departmentCitiesQuerySchema, departmentsQuerySchema, pointsOfInterestQuerySchema } from './geo-query-schemas';
 
 /** Page size of `/cities` (the spec gives `page` but no `itemsPerPage`). */
 export const CITIES_PAGE_SIZE = 30;
@@ -28,6 +29,20 @@ const CITY_MAPPINGS = [
   ['page', null],
 ] as const;
 
+const DEPARTMENT_MAPPINGS = [
+  { variable: 'code', property: 'departmentCode', required: false },
+  { variable: 'code[]', property: 'departmentCode', required: false },
+  { variable: 'name', property: 'name', required: false },
+  { variable: 'page', property: null, required: false },
+  { variable: 'itemsPerPage', property: null, required: false },
+];
+const DEPARTMENT_CITY_MAPPINGS = [{ variable: 'page', property: null, required: false }];
+
+interface Page {
+  items: unknown[];
+  totalItems: number;
+}
+
 function positiveId(raw: string, what: string): number {
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw ProblemException.invalidParameter('id', `must be a positive integer ${what} id`);
   return Number(raw);
@@ -43,7 +58,7 @@ export class GeoController {
   @Get('cities')
   async cities(@BracketQuery() query: ParsedQuery) {
     const params = validateQuery(citiesQuerySchema, query);
-    const result = await this.services.request<{ items: unknown[]; totalItems: number }>(GEO_SUBJECTS.listCities, params);
+    const result = await this.services.request<Page>(GEO_SUBJECTS.listCities, params);
     return hydraCollection({
       context: '/contexts/City',
       path: '/cities',
@@ -56,16 +71,54 @@ export class GeoController {
     });
   }
 
+  /** The shape of a `/cities` item (department as an IRI), with the City's other fields. */
   @Get('cities/:id')
   async city(@Param('id') id: string) {
-    const city = await this.services.request<Record<string, unknown>>(GEO_SUBJECTS.cityById, { id: positiveId(id, 'city') });
-    return { '@context': '/contexts/City', '@id': `/cities/${id}`, '@type': 'City', ...city };
+    const city = await this.services.request<Record<string, unknown>>(GEO_SUBJECTS.cityResource, { id: positiveId(id, 'city') });
+    return { '@context': '/contexts/City', ...city };
+  }
+
+  @Get('departments')
+  async departments(@BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { params, ignored } = validateKnownQuery(departmentsQuerySchema, query);
+    nameIgnoredParameters(reply, ignored);
+    const result = await this.services.request<Page>(GEO_SUBJECTS.listDepartments, params);
+    return hydraCollection({
+      context: '/contexts/Department',
+      path: '/departments',
+      query,
+      members: result.items,
+      totalItems: result.totalItems,
+      page: params.page,
+      itemsPerPage: params.itemsPerPage,
+      mappings: DEPARTMENT_MAPPINGS,
+    });
   }
 
   @Get('departments/:id')
   async department(@Param('id') id: string) {
-    const department = await this.services.request<Record<string, unknown>>(GEO_SUBJECTS.department, { id: positiveId(id, 'department') });
-    return { '@context': '/contexts/Department', '@id': `/departments/${id}`, '@type': 'Department', ...department };
+    const department = await this.services.request<{ id: number }>(GEO_SUBJECTS.department, { id: positiveId(id, 'department') });
+    return { '@context': '/contexts/Department', '@id': `/departments/${department.id}`, '@type': 'Department', ...department };
+  }
+
+  @Get('departments/:id/cities')
+  async departmentCities(@Param('id') id: string, @BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply) {
+    const department = positiveId(id, 'department');
+    const { params, ignored } = validateKnownQuery(departmentCitiesQuerySchema, query);
+    nameIgnoredParameters(reply, ignored);
+    // The department first: an unknown one is a 404, not an empty page.
+    await this.services.request(GEO_SUBJECTS.department, { id: department });
+    const result = await this.services.request<Page>(GEO_SUBJECTS.listCities, { department, page: params.page });
+    return hydraCollection({
+      context: '/contexts/City',
+      path: `/departments/${department}/cities`,
+      query,
+      members: result.items,
+      totalItems: result.totalItems,
+      page: params.page,
+      itemsPerPage: CITIES_PAGE_SIZE,
+      mappings: DEPARTMENT_CITY_MAPPINGS,
+    });
   }
 
   /** Public, as in the original service (a search box before any sign-in), limited per client address. */

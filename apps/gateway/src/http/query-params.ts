@@ -64,6 +64,17 @@ export function validateQuery<S extends z.ZodType>(schema: S, query: unknown): z
   return result.value;
 }
 
+/**
+ * {@link validateQuery} for a route that ignores parameters it does not know, as API Platform does:
+ * they are left out of validation and returned, for `X-Ignored-Parameters`.
+ */
+export function validateKnownQuery<S extends z.ZodObject>(schema: S, query: Record<string, unknown>): { params: z.output<S>; ignored: string[] } {
+  const known = new Set(Object.keys(schema.shape));
+  const ignored = Object.keys(query).filter((name) => !known.has(name));
+  const kept = Object.fromEntries(Object.entries(query).filter(([name]) => known.has(name)));
+  return { params: validateQuery(schema, kept), ignored };
+}
+
 export function validateBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const result = validatePayload(schema, body);
   if (!result.ok) {

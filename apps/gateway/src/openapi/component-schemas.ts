@@ -237,7 +237,7 @@ const cityParent: JsonSchema = {
 const cityListItem: JsonSchema = {
   type: 'object',
   description: 'A city as `GET /cities` lists it',
-  required: ['@id', '@type', 'zipcode', 'insee', 'article', 'name', 'libelle', 'department', 'cityParent', 'originalName'],
+  required: ['@id', '@type', 'zipcode', 'insee', 'article', 'name', 'libelle', 'department', 'cityParent', 'originalName', 'latitude', 'longitude'],
   properties: {
     '@id': { type: 'string', examples: ['/cities/69383'] },
     '@type': { type: 'string', const: 'City' },
@@ -249,19 +249,30 @@ const cityListItem: JsonSchema = {
     department: { type: 'string', description: 'Department IRI', examples: ['/departments/69'] },
     cityParent: nullable(ref('CityParent')),
     originalName: STRING,
+    latitude: nullable({ type: 'number', minimum: -90, maximum: 90, description: "The city's point (town centre); null when none is known" }),
+    longitude: nullable({ type: 'number', minimum: -180, maximum: 180 }),
   },
 };
 
+/** `GET /cities/{id}`: the list item's fields, then the City's that do not collide with them. */
+const { department: _department, name: _name, insee: _insee, zipcode: _zipcode, originalName: _originalName, ...richerCityFields } = city['properties'] as Described<City>;
+const cityResourceProperties = { '@context': { type: 'string', const: '/contexts/City' }, ...(cityListItem['properties'] as Record<string, JsonSchema>), ...richerCityFields };
 const cityResource: JsonSchema = {
-  description: 'A city with its JSON-LD identifiers (`GET /cities/{id}`)',
-  allOf: [{ type: 'object', required: ['@context', '@id', '@type'], properties: jsonLd('/contexts/City', 'City', '/cities/69383') }, ref('City')],
+  type: 'object',
+  description: 'A city (`GET /cities/{id}`): the shape of a `GET /cities` item, with the City fields that do not collide with it',
+  required: Object.keys(cityResourceProperties),
+  properties: cityResourceProperties,
 };
 
 const department: JsonSchema = {
   type: 'object',
-  required: ['@context', '@id', '@type', 'id', 'code', 'name', 'article', 'region', 'chefLieuInsee', 'chefLieuCityId', 'location', 'population'],
+  description: 'A department (`GET /departments/{id}`, and without `@context` as a `GET /departments` item)',
+  required: ['@id', '@type', 'departmentCode', 'name', 'nameClean', 'chefLieu', 'id', 'code', 'article', 'region', 'chefLieuInsee', 'chefLieuCityId', 'location', 'population'],
   properties: {
     ...jsonLd('/contexts/Department', 'Department', '/departments/69'),
+    departmentCode: { type: 'string', examples: ['69', '2A', '971'] },
+    nameClean: { type: 'string', description: 'The name as a slug', examples: ['cotes-d-armor'] },
+    chefLieu: nullable({ type: 'string', description: "IRI of the chef-lieu's city", examples: ['/cities/69123'] }),
     id: { type: 'integer', description: 'The code as a number (2A → 201, 2B → 202)' },
     code: { type: 'string', examples: ['69', '2A', '971'] },
     name: STRING,
@@ -483,10 +494,13 @@ const departmentRelation = objectSchema<DepartmentRelation>({
   nameClean: STRING,
 });
 
-const siteCategoryRelation = objectSchema<SiteCategoryRelation>({
-  ...jsonLd('/contexts/SiteCategory', 'SiteCategory', '/site_categories/portal'),
-  name: STRING,
-});
+const siteCategoryRelation = objectSchema<SiteCategoryRelation>(
+  {
+    ...jsonLd('/contexts/SiteCategory', 'SiteCategory', '/site_categories/portal'),
+    name: { type: 'string', description: 'The category, as adverts name it', examples: ['portal', 'agency-network'] },
+  },
+  { optional: ['@context'], description: 'A category of the sites adverts come from; `@context` is absent in a collection' },
+);
 
 const search: JsonSchema = {
   description:
@@ -547,14 +561,17 @@ const matchPayload = objectSchema<MatchPayload>(matchFields(ref('WebhookProperty
   description: 'A property that newly meets a search: sent alone to `endpointRecipient`, and inside every Event payload',
 });
 
-/** The gateway replaces a list item's `propertyId` with the document (search-alerts.controller.ts). */
-type ListedMatch = Omit<MatchListItem, 'propertyId'> & { propertyDocument: PropertyDocument | null };
+/** The gateway replaces a list item's `propertyId` with the document, when asked (match-resources.ts). */
+type ListedMatch = Omit<MatchListItem, 'propertyId'> & { propertyDocument?: PropertyDocument | null };
 const match = objectSchema<ListedMatch>(
   {
-    ...matchFields({ ...nullable(ref('PropertyDocument')), description: 'null when listings no longer knows the property' }),
+    ...matchFields({
+      ...nullable(ref('PropertyDocument')),
+      description: 'Always on `GET /searches/{id}/matches`, with `withPropertyDocument=true` on `/matches`; null when listings no longer knows the property',
+    }),
     id: UUID,
   },
-  { description: 'A Match as `GET /searches/{id}/matches` lists it' },
+  { optional: ['propertyDocument'], description: 'A property that newly met one of the saved searches' },
 );
 
 const adEvent: JsonSchema = {

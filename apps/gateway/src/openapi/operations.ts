@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { ADVERT_WEBHOOK_KINDS, MAX_INGEST_BATCH, MAX_POI_RADIUS_KM } from '@immo/contracts';
 import { DEFAULT_ITEMS_PER_PAGE, DEFAULT_ORDER, MAX_ITEMS_PER_PAGE, SIMILARITY, describeParameters } from '@immo/property-criteria';
 import { IGNORED_PARAMETERS_HEADER } from '../listings/property-pages';
-import { autocompleteQuerySchema, citiesQuerySchema, pointsOfInterestQuerySchema } from '../geo/geo-query-schemas';
+import { matchesQuerySchema, matchQuerySchema } from '../alerts/matches-query-schema';
+import { autocompleteQuerySchema, citiesQuerySchema, departmentCitiesQuerySchema, departmentsQuerySchema, pointsOfInterestQuerySchema } from '../geo/geo-query-schemas';
+import { siteCategoriesQuerySchema } from '../listings/site-categories.controller';
 import { collectionOf } from './component-schemas';
 import { DOCS_ASSET_NAMES, DOCS_ASSETS_PATH, DOCS_PATH, OPENAPI_JSON_ALIAS, OPENAPI_JSON_PATH } from './docs-page';
 import { ref, UUID } from './json-schema';
@@ -26,6 +28,8 @@ function snapshotExample(): unknown {
 const SEARCH_ID = { description: 'Search UUID', schema: UUID };
 const PROPERTY_ID = { description: 'Property UUID', schema: UUID };
 const PAGE: QueryParameterSpec = { name: 'page', description: 'Page, from 1', schema: { type: 'integer', minimum: 1, default: 1 } };
+const CITY_ID = { description: 'City id (stable, derived from the INSEE code)', schema: { type: 'integer', minimum: 1, maximum: 999_999_999 } };
+const DEPARTMENT_ID = { description: 'Department id: the code as a number (2A → 201, 2B → 202)', schema: { type: 'integer', minimum: 1, maximum: 999_999_999 } };
 const PLATFORM_ORIGIN = { platformorigin: { description: 'Where the write comes from (an app, a site); stored on the search, at most 200 characters', schema: { type: 'string', maxLength: 200 } } };
 const IGNORED = { sharedHeaders: [IGNORED_PARAMETERS_HEADER] };
 const DOCS_ROUTE = { tag: 'docs', public: true, upstream: false } as const;
@@ -52,7 +56,7 @@ const PROPERTY_ORDER = describeParameters('properties').filter((parameter) => pa
 export const API_TAGS = [
   { name: 'properties', description: 'Property documents: the adverts of one good, grouped, searched with ~90 filters' },
   { name: 'indicators', description: 'Market indicators and points of interest' },
-  { name: 'geo', description: 'Cities (communes and municipal arrondissements), departments and location autocomplete' },
+  { name: 'geo', description: 'Cities (communes and municipal arrondissements), departments, location autocomplete and site categories' },
   { name: 'searches', description: 'Saved searches of the calling account, and the unsubscribe link' },
   { name: 'alerts', description: 'Matches, webhook deliveries, their live stream, the signing secret and the tester; the payloads are under Webhooks' },
   { name: 'accounts', description: 'Accounts and their API keys (admin key)' },
@@ -128,16 +132,60 @@ export const API_OPERATIONS: OperationSpec[] = [
     path: '/cities/:id',
     tag: 'geo',
     summary: 'One city',
-    pathParams: { id: { description: 'City id (stable, derived from the INSEE code)', schema: { type: 'integer', minimum: 1, maximum: 999_999_999 } } },
+    description: 'The shape of a `GET /cities` item (`department` is an IRI), with the other City fields (`id`, `country`, `region`, `locations`…).',
+    pathParams: { id: CITY_ID },
     responses: { '200': { description: 'City', schema: ref('CityResource') }, '400': 'Malformed id', '404': 'Unknown city' },
+  },
+  {
+    method: 'get',
+    path: '/departments',
+    tag: 'geo',
+    summary: 'Departments, by code',
+    description: 'Filters combine with AND. Answers a Hydra collection of Department (the items without `@context`).',
+    query: departmentsQuerySchema,
+    queryDescriptions: {
+      'code[]': 'Department codes (`code=69` for one; `2A`, `971`)',
+      name: 'Part of the name, insensitive to case, accents and punctuation (`cotes d armor`)',
+      page: 'Page, from 1',
+      itemsPerPage: 'Items per page (default and maximum 30)',
+    },
+    responses: { '200': { description: 'Hydra collection of Department', schema: collectionOf('Department'), ...IGNORED } },
   },
   {
     method: 'get',
     path: '/departments/:id',
     tag: 'geo',
     summary: 'One department',
-    pathParams: { id: { description: 'Department id: the code as a number (2A → 201, 2B → 202)', schema: { type: 'integer', minimum: 1, maximum: 999_999_999 } } },
+    pathParams: { id: DEPARTMENT_ID },
     responses: { '200': { description: 'Department', schema: ref('Department') }, '400': 'Malformed id', '404': 'Unknown department' },
+  },
+  {
+    method: 'get',
+    path: '/departments/:id/cities',
+    tag: 'geo',
+    summary: "The department's cities, 30 a page, by name",
+    pathParams: { id: DEPARTMENT_ID },
+    query: departmentCitiesQuerySchema,
+    queryDescriptions: { page: 'Page, from 1' },
+    responses: { '200': { description: 'Hydra collection of City list items', schema: collectionOf('CityListItem'), ...IGNORED }, '400': 'Malformed id or page', '404': 'Unknown department' },
+  },
+  {
+    method: 'get',
+    path: '/site_categories',
+    tag: 'geo',
+    summary: 'The categories of the sites adverts come from (the values of `includedSiteCategories`), 30 a page, by name',
+    description: 'A category is known by its name and exists while some stored advert comes from a site of it.',
+    query: siteCategoriesQuerySchema,
+    queryDescriptions: { page: 'Page, from 1' },
+    responses: { '200': { description: 'Hydra collection of SiteCategory', schema: collectionOf('SiteCategoryRelation'), ...IGNORED } },
+  },
+  {
+    method: 'get',
+    path: '/site_categories/:id',
+    tag: 'geo',
+    summary: 'One site category',
+    pathParams: { id: { description: 'The category name (percent-encoded)', schema: { type: 'string', minLength: 1, maxLength: 100 } } },
+    responses: { '200': { description: 'SiteCategory', schema: ref('SiteCategoryRelation') }, '404': 'No stored advert comes from a site of this category' },
   },
   {
     method: 'get',
@@ -370,6 +418,35 @@ export const API_OPERATIONS: OperationSpec[] = [
     pathParams: { id: SEARCH_ID },
     parameters: [PAGE],
     responses: { '200': { description: 'Hydra collection of Match', schema: collectionOf('Match'), ...IGNORED }, '400': 'Malformed UUID or page', '404': 'Unknown search' },
+  },
+  {
+    method: 'get',
+    path: '/matches',
+    tag: 'alerts',
+    summary: "The calling account's matches across its searches, newest first unless `order[createdAt]=asc`, 30 a page",
+    description:
+      'Matches of deleted searches are left out. `search` and `property` take IRIs or bare UUIDs, one or several (`search[]=…&search[]=…`); ' +
+      'an unknown one matches nothing. Each match carries its PropertyDocument with `withPropertyDocument=true`.',
+    query: matchesQuerySchema,
+    queryDescriptions: {
+      'search[]': 'Search IRIs (`/searches/<uuid>`) or UUIDs',
+      'property[]': 'Property IRIs (`/documents/properties/<uuid>`, `/properties/<uuid>`) or UUIDs',
+      'order[createdAt]': 'By creation time, `desc` (default) or `asc`',
+      withPropertyDocument: 'Embed each PropertyDocument',
+      page: 'Page, from 1',
+      itemsPerPage: 'Items per page (default and maximum 30)',
+    },
+    responses: { '200': { description: 'Hydra collection of Match', schema: collectionOf('Match'), ...IGNORED } },
+  },
+  {
+    method: 'get',
+    path: '/matches/:id',
+    tag: 'alerts',
+    summary: 'One match of the calling account',
+    pathParams: { id: { description: 'Match UUID', schema: UUID } },
+    query: matchQuerySchema,
+    queryDescriptions: { withPropertyDocument: 'Embed the PropertyDocument' },
+    responses: { '200': { description: 'Match', schema: ref('Match'), ...IGNORED }, '400': 'Malformed UUID', '404': "Unknown match, or another account's" },
   },
   {
     method: 'get',

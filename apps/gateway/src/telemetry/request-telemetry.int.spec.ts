@@ -185,7 +185,7 @@ describe('gateway request ids, access log and HTTP metrics (real NATS, a geo ser
     expect(text).toContain('http_request_duration_seconds_count{method="POST",route="/admin/adverts",status_code="400"} 1');
     expect(text).not.toContain('route="/metrics"');
     expect(text).toContain(`nats_request_duration_seconds_count{subject="${GEO_SUBJECTS.department}",outcome="ok"} 4`);
-    expect(text).toContain(`nats_request_duration_seconds_count{subject="${GEO_SUBJECTS.cityById}",outcome="unavailable"} 1`);
+    expect(text).toContain(`nats_request_duration_seconds_count{subject="${GEO_SUBJECTS.cityResource}",outcome="unavailable"} 1`);
     expect(text).toContain(`nats_request_duration_seconds_count{subject="${LISTINGS_SUBJECTS.ingestAdverts}",outcome="remote"} 1`);
     expect(text).toContain('# TYPE nodejs_eventloop_lag_p99_seconds gauge');
     expect(text).not.toMatch(/\/departments\/75/);

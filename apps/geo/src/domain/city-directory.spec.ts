@@ -151,4 +151,42 @@ describe('city directory', () => {
     expect(directory.departmentByCode('2b')?.id).toBe(202);
     expect(directory.citiesByDepartmentId(201).length).toBeGreaterThan(100);
   });
+
+  it("names departments as the original service does: code, slug of the name, chef-lieu's IRI", () => {
+    expect(directory.departmentByCode('22')).toMatchObject({ departmentCode: '22', name: "Côtes-d'Armor", nameClean: 'cotes-d-armor', chefLieu: '/cities/22278' });
+    expect(directory.departmentByCode('2A')).toMatchObject({ departmentCode: '2A', chefLieu: '/cities/201004' });
+  });
+
+  it('lists departments by code, filtered by codes or part of the name, paged', () => {
+    const all = directory.listDepartments();
+    expect(all.totalItems).toBe(directory.departments.length);
+    expect(all.items).toHaveLength(CITIES_PAGE_SIZE);
+    expect(all.items.slice(0, 2).map((item) => item['@id'])).toEqual(['/departments/1', '/departments/2']);
+    expect(all.items[0]).toMatchObject({ '@type': 'Department', departmentCode: '01', name: 'Ain', nameClean: 'ain', id: 1, code: '01' });
+
+    expect(directory.listDepartments({ code: ['69', '2a'] }).items.map((item) => item.departmentCode)).toEqual(['2A', '69']);
+    expect(directory.listDepartments({ name: 'cotes d armor' }).items.map((item) => item.departmentCode)).toEqual(['22']);
+    expect(directory.listDepartments({ name: 'savoie' }).items.map((item) => item.departmentCode)).toEqual(['73', '74']);
+
+    const second = directory.listDepartments({ page: 2, itemsPerPage: 10 });
+    expect(second.items.map((item) => item.id)).toEqual(all.items.slice(10, 20).map((item) => item.id));
+  });
+
+  it("lists a department's cities, and none for an unknown department", () => {
+    const { items, totalItems } = directory.listCities({ department: 201 });
+    expect(totalItems).toBe(directory.citiesByDepartmentId(201).length);
+    expect(items.every((item) => item.department === '/departments/201')).toBe(true);
+    expect(directory.listCities({ department: 69, insee: ['69123', '75056'] }).items.map((item) => item.insee)).toEqual(['69123']);
+    expect(directory.listCities({ department: 999 }).totalItems).toBe(0);
+  });
+
+  it('gives list items their point, and the city resource the list item shape with the other City fields', () => {
+    const lyon = directory.cityByInsee('69123');
+    const item = directory.listItemById(69123);
+    expect(item).toMatchObject({ latitude: lyon?.locations?.lat, longitude: lyon?.locations?.lon });
+    const resource = directory.cityResourceById(69123);
+    expect(resource).toEqual({ ...item, id: 69123, cityParentId: null, open: true, hasGroupedByName: true, hasGroupedByZipcode: true, groupedCityNames: lyon?.groupedCityNames, groupedCityZipcodes: lyon?.groupedCityZipcodes, country: lyon?.country, region: lyon?.region, locations: lyon?.locations });
+    expect(resource?.department).toBe('/departments/69');
+    expect(directory.cityResourceById(99999999)).toBeNull();
+  });
 });

@@ -16,7 +16,11 @@
  * - `slug`: exact match on the slug of the official name (`saint-etienne`).
  * - `libelle`: the normalised label (`<name> (<zipcode>)`) contains the normalised value.
  * - `order[name]`: `asc` (default) or `desc`, on the name without article, digits compared as numbers.
+ * - `department`: cities of the department with this id (`GET /departments/{id}/cities`).
  * - `page`: 1-based, {@link CITIES_PAGE_SIZE} items per page (the service-wide maximum page size).
+ *
+ * `/departments` semantics implemented by `listDepartments`: `code` one code or several (exact,
+ * `2a` = `2A`), `name` part of the name insensitive to case, accents and punctuation; by code.
  */
 import {
   buildCity,
@@ -24,11 +28,15 @@ import {
   cityIri,
   toCityListItem,
   toCityParentRef,
+  toCityResource,
+  toDepartmentResource,
   articleOf,
   nameWithoutArticle,
   type City,
   type CityListItem,
+  type CityResource,
   type Department,
+  type DepartmentResource,
 } from './city-model';
 import { GeoValidationError } from './domain-errors';
 import { type BBox, type LatLon, bboxOfPoints, isValidLatLon, pointInPolygon } from './geo-math';
@@ -53,11 +61,25 @@ export interface CityListQuery {
   name?: string;
   slug?: string;
   order?: { name?: SortDirection };
+  /** Id of the department the cities belong to. */
+  department?: number;
   page?: number;
 }
 
 export interface CityListResult {
   items: CityListItem[];
+  totalItems: number;
+}
+
+export interface DepartmentListQuery {
+  code?: ReadonlyArray<string>;
+  name?: string;
+  page?: number;
+  itemsPerPage?: number;
+}
+
+export interface DepartmentListResult {
+  items: DepartmentResource[];
   totalItems: number;
 }
 
@@ -223,6 +245,12 @@ export class CityDirectory {
     return this.byId.get(id)?.listItem ?? null;
   }
 
+  /** `GET /cities/{id}`: the list item's shape with the City's other fields. */
+  cityResourceById(id: number): CityResource | null {
+    const entry = this.byId.get(id);
+    return entry ? toCityResource(entry.city, entry.listItem) : null;
+  }
+
   /** Cities having `zipcode` among their postal codes, arrondissements before their parent. */
   citiesByZipcode(zipcode: string): City[] {
     return (this.byZipcode.get(zipcode.trim()) ?? []).map((entry) => entry.city);
@@ -251,6 +279,19 @@ export class CityDirectory {
 
   departmentByCode(code: string): Department | null {
     return this.departmentsByCode.get(code.trim().toUpperCase()) ?? null;
+  }
+
+  /** Departments by code; a hundred or so, so the filters scan them. */
+  listDepartments(query: DepartmentListQuery = {}): DepartmentListResult {
+    const page = query.page ?? 1;
+    const itemsPerPage = query.itemsPerPage ?? CITIES_PAGE_SIZE;
+    const codes = query.code === undefined ? null : new Set(query.code.map((code) => code.trim().toUpperCase()));
+    const nameKey = query.name === undefined ? null : normaliseName(query.name);
+    const matches = this.departments
+      .filter((department) => (codes === null || codes.has(department.code)) && (nameKey === null || normaliseName(department.name).includes(nameKey)))
+      .sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+    const start = (page - 1) * itemsPerPage;
+    return { items: matches.slice(start, start + itemsPerPage).map(toDepartmentResource), totalItems: matches.length };
   }
 
   /**
@@ -335,8 +376,11 @@ export class CityDirectory {
     const slug = query.slug === undefined ? null : slugify(query.slug);
     const libelleKey = query.libelle === undefined ? null : normaliseName(query.libelle);
 
+    const departmentCode = query.department === undefined ? null : (this.departmentsById.get(query.department)?.code ?? '');
+
     let candidates: Iterable<CityEntry>;
-    if (insee) candidates = insee.flatMap((code) => this.entryByInsee(code) ?? []);
+    if (departmentCode !== null && !insee && !zipcodes) candidates = this.byDepartmentCode.get(departmentCode) ?? [];
+    else if (insee) candidates = insee.flatMap((code) => this.entryByInsee(code) ?? []);
     else if (zipcodes) candidates = zipcodes.flatMap((code) => this.byZipcode.get(code) ?? []);
     else if (slug !== null) candidates = this.bySlug.get(slug) ?? [];
     else if (nameKey !== null) candidates = this.byNameKey.get(nameKey) ?? [];
@@ -351,6 +395,7 @@ export class CityDirectory {
       if (seen.has(entry.index)) continue;
       seen.add(entry.index);
       if (query.excludeGroupedCities && entry.children.length > 0) continue;
+      if (departmentCode !== null && entry.city.department.code !== departmentCode) continue;
       if (inseeSet && !inseeSet.has(entry.city.insee)) continue;
       if (zipcodeSet && !entry.record.postalCodes.some((code) => zipcodeSet.has(code))) continue;
       if (slug !== null && entry.slug !== slug) continue;

@@ -24,6 +24,7 @@
 import type { City, CityRef as CodeRef } from '@immo/contracts';
 import type { LatLon } from './geo-math';
 import { FRANCE, type CommuneRecord, type DepartmentRecord, type RegionRecord } from './reference-data';
+import { slugify } from './text-normalise';
 
 // The City object is the contract's (property documents embed it); `CodeRef` is its {code, id, name}.
 export type { City, CityRef as CodeRef } from '@immo/contracts';
@@ -49,7 +50,16 @@ export interface CityListItem {
   department: string;
   cityParent: CityParentRef | null;
   originalName: string;
+  /** The city's point (see `locations` of {@link City}); null when none is known. */
+  latitude: number | null;
+  longitude: number | null;
 }
+
+/**
+ * `GET /cities/{id}`: the list item, then the City fields that do not collide with it (`department`
+ * stays the list item's IRI; its code and name are in the department resource).
+ */
+export type CityResource = CityListItem & Omit<City, keyof CityListItem>;
 
 export interface Department {
   id: number;
@@ -61,7 +71,14 @@ export interface Department {
   chefLieuCityId: number | null;
   location: LatLon | null;
   population: number;
+  /** The original service's names: the code, the slug of the name, the chef-lieu's city IRI. */
+  departmentCode: string;
+  nameClean: string;
+  chefLieu: string | null;
 }
+
+/** A department as `GET /departments` lists it and `GET /departments/{id}` answers it. */
+export type DepartmentResource = { '@id': string; '@type': 'Department' } & Department;
 
 export interface LocationSuggestion {
   '@id': string;
@@ -169,7 +186,18 @@ export function toCityListItem(city: City, article: string, parent: CityParentRe
     department: departmentIri(city.department.id),
     cityParent: parent,
     originalName: city.originalName,
+    latitude: city.locations?.lat ?? null,
+    longitude: city.locations?.lon ?? null,
   };
+}
+
+export function toCityResource(city: City, listItem: CityListItem): CityResource {
+  const { department: _department, name: _name, insee: _insee, zipcode: _zipcode, originalName: _originalName, ...richer } = city;
+  return { ...listItem, ...richer };
+}
+
+export function toDepartmentResource(department: Department): DepartmentResource {
+  return { '@id': departmentIri(department.id), '@type': 'Department', ...department };
 }
 
 export function buildDepartment(record: DepartmentRecord, region: RegionRecord | null, chefLieuCityId: number | null): Department {
@@ -184,6 +212,9 @@ export function buildDepartment(record: DepartmentRecord, region: RegionRecord |
     chefLieuCityId,
     location: record.point ? { lat: record.point.lat, lon: record.point.lon } : null,
     population: record.population,
+    departmentCode: record.code,
+    nameClean: slugify(record.name),
+    chefLieu: chefLieuCityId === null ? null : cityIri(chefLieuCityId),
   };
 }
 

@@ -29,6 +29,10 @@ export class PropertyQueries {
     return (await this.properties.findById(id.toLowerCase()))?.document ?? null;
   }
 
+  siteCategories(): string[] {
+    return this.index.siteCategories();
+  }
+
   count(): Promise<number> {
     return this.properties.count({});
   }

@@ -12,13 +12,15 @@
 import { Bitset } from './bitset';
 import type { SearchRow } from './search-row';
 
+const SITE_CATEGORY_PREFIX = 'site-category:';
+
 /** Flag names, shared by the rows that set them and the queries that read them. */
 export const FLAG = {
   transactionType: (type: number) => `transactionType:${type}`,
   propertyType: (type: number) => `propertyType:${type}`,
   publisherType: (type: number) => `publisherType:${type}`,
   site: (site: string) => `site:${site}`,
-  siteCategory: (category: string) => `site-category:${category}`,
+  siteCategory: (category: string) => `${SITE_CATEGORY_PREFIX}${category}`,
   furnished: (furnished: boolean) => `furnished:${furnished}`,
   expired: 'expired',
   location: 'location',
@@ -31,6 +33,14 @@ export const FLAG = {
   /** Has a price (surface) event: an event filter first keeps these, then checks their events. */
   event: (field: 'price' | 'surface') => `event:${field}`,
 } as const;
+
+/** The site categories some indexed property's advert comes from, sorted. */
+export function siteCategoriesIn(flags: FlagSets): string[] {
+  return flags
+    .namesInUse(SITE_CATEGORY_PREFIX)
+    .map((flag) => flag.slice(SITE_CATEGORY_PREFIX.length))
+    .sort();
+}
 
 export function flagsOf(row: SearchRow): Set<string> {
   const flags = new Set<string>([FLAG.transactionType(row.transactionType), FLAG.propertyType(row.propertyType)]);
@@ -78,6 +88,11 @@ export class FlagSets {
   /** The documents with the flag; an unknown flag has none. */
   get(flag: string): Bitset {
     return this.sets.get(flag) ?? new Bitset();
+  }
+
+  /** The names of the flags some document has, among those starting with `prefix`. */
+  namesInUse(prefix: string): string[] {
+    return [...this.sets].filter(([flag, set]) => flag.startsWith(prefix) && !set.isEmpty()).map(([flag]) => flag);
   }
 
   /** The documents with any of the flags, as a transient set (see `Bitset.transient`). */

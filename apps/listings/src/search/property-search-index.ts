@@ -27,7 +27,7 @@
  */
 import { SIMILARITY, type OrderClause, type PropertyCriteria, type SortMode } from '@immo/property-criteria';
 import { Bitset, withScratchBitsets } from './bitset';
-import { FLAG } from './flag-sets';
+import { FLAG, siteCategoriesIn } from './flag-sets';
 import { radiusBox } from './geo-area';
 import { PropertyStore, type PropertyStoreState } from './property-store';
 import { matchingDocs, narrowByLiveAdvertPrice, retainWithinBounds } from './query-plan';
@@ -104,6 +104,11 @@ export class PropertySearchIndex {
   /** Forgets every property, as before a rebuild from scratch. */
   clear(): void {
     this.store = new PropertyStore();
+  }
+
+  /** `GET /site_categories`: the categories of the sites the indexed adverts come from. */
+  siteCategories(): string[] {
+    return siteCategoriesIn(this.store.flags);
   }
 
   search(criteria: PropertyCriteria): SearchResult {

@@ -5,11 +5,13 @@
 import { GEO_SUBJECTS, type City, type CityRelation, type DepartmentRelation, type SearchRelations, type Violation } from '@immo/contracts';
 import { RpcCallError, type NatsRpcClient } from '@immo/service-kit';
 
+/** What the record shows of a department, as geo names it. */
 interface GeoDepartment {
   id: number;
-  code: string;
+  departmentCode: string;
   name: string;
-  chefLieuCityId: number | null;
+  nameClean: string;
+  chefLieu: string | null;
 }
 
 /** INSEE's article is what the official name has before the bare name ("Le Havre" / "Havre" → "le"). */
@@ -31,25 +33,15 @@ function cityRelation(city: City): CityRelation {
   };
 }
 
-/** `Côtes-d'Armor` → `cotes-d-armor`: the name as a slug. */
-function cleanName(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-}
-
 function departmentRelation(department: GeoDepartment): DepartmentRelation {
   return {
     '@context': '/contexts/Department',
     '@id': `/departments/${department.id}`,
     '@type': 'Department',
-    chefLieu: department.chefLieuCityId === null ? null : `/cities/${department.chefLieuCityId}`,
-    departmentCode: department.code,
+    chefLieu: department.chefLieu,
+    departmentCode: department.departmentCode,
     name: department.name,
-    nameClean: cleanName(department.name),
+    nameClean: department.nameClean,
   };
 }
 

@@ -76,8 +76,15 @@ export interface LastAlertDoc extends StoredDocument {
 
 export const MATCHES_COLLECTION: CollectionSpec = {
   name: 'searches_matches',
-  // `GET /searches/{id}/matches`, newest first; a match is found by its id (derived from search and property).
-  indexes: [{ fields: { searchId: 1, createdAt: -1 }, serves: "a search's matches, newest first" }],
+  // A match is found by its id (derived from search and property).
+  indexes: [
+    // `GET /searches/{id}/matches` and `GET /matches?search=…`, newest (or oldest) first.
+    { fields: { searchId: 1, createdAt: -1 }, serves: "a search's matches, newest first" },
+    // `GET /matches`: the account's matches across its searches, newest (or oldest) first.
+    { fields: { accountId: 1, createdAt: -1 }, serves: "an account's matches, newest first" },
+    // `GET /matches?property=…`: a property's matches (the account is checked on each, a handful).
+    { fields: { propertyId: 1, accountId: 1, createdAt: -1 }, serves: "a property's matches in an account" },
+  ],
 };
 
 export const LAST_ALERTS_COLLECTION: CollectionSpec = { name: 'searches_last_alerts', indexes: [] };

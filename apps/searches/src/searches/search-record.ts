@@ -1,4 +1,4 @@
-import type { SearchRecord, SiteCategoryRelation } from '@immo/contracts';
+import { siteCategoryRelation, type SearchRecord, type SiteCategoryRelation } from '@immo/contracts';
 import type { SearchState } from './search-events';
 
 /**
@@ -40,5 +40,5 @@ export function searchRecordOf(state: SearchState, lastAlertAt: string | null = 
 /** Site categories as the spec's records show them: objects naming the category. */
 function siteCategories(value: unknown): SiteCategoryRelation[] {
   const names = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
-  return names.map((name) => ({ '@context': '/contexts/SiteCategory', '@id': `/site_categories/${encodeURIComponent(String(name))}`, '@type': 'SiteCategory', name: String(name) }));
+  return names.map((name) => siteCategoryRelation(String(name)));
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { rpcErrors, type Caller, type MatchesPage, type NotificationState, type SearchesPage, type SearchRecord, type SearchRelations, type Violation } from '@immo/contracts';
+import { rpcErrors, type AccountMatchesRequest, type Caller, type MatchesPage, type MatchListItem, type NotificationState, type SearchesPage, type SearchRecord, type SearchRelations, type Violation } from '@immo/contracts';
 import { WrongExpectedVersionError, type EventStore } from '@immo/event-store';
 import { nameBasedUuid } from '@immo/runtime';
 import { KeyedSerializer, resolvedTargetViolation, type PrivateTargetsAllowed } from '@immo/service-kit';
@@ -168,6 +168,35 @@ export class SearchesService {
   async matches(caller: Caller, searchId: string, page: number): Promise<MatchesPage> {
     const doc = await this.ownedDoc(caller, searchId);
     return this.alerts.matchesOf(doc._id, page);
+  }
+
+  /**
+   * The caller's matches across its searches. Those of a deleted search are left out: the search
+   * they name is gone (the matcher, which writes matches, keeps them).
+   */
+  async accountMatches(caller: Caller, request: Omit<AccountMatchesRequest, 'caller'>): Promise<MatchesPage> {
+    const live = await this.liveSearchIds(caller.accountId);
+    const searchIds = request.searchIds ? request.searchIds.map((id) => id.toLowerCase()).filter((id) => live.has(id)) : [...live];
+    return this.alerts.matchesOfAccount(caller.accountId, {
+      searchIds,
+      ...(request.propertyIds ? { propertyIds: request.propertyIds.map((id) => id.toLowerCase()) } : {}),
+      order: request.order,
+      page: request.page,
+      itemsPerPage: request.itemsPerPage,
+    });
+  }
+
+  /** One of the caller's matches; another account's, or one of a deleted search, is not found. */
+  async match(caller: Caller, matchId: string): Promise<MatchListItem> {
+    const found = await this.alerts.matchOfAccount(caller.accountId, matchId.toLowerCase());
+    const search = found ? await this.projection.searches.findById(found.searchId) : null;
+    if (!found || !search) throw new CommandRejected(rpcErrors.notFound(`Match ${matchId} was not found.`));
+    return found.match;
+  }
+
+  private async liveSearchIds(accountId: string): Promise<Set<string>> {
+    const docs = await this.projection.searches.find({ accountId }, { projection: { _id: 1 } });
+    return new Set(docs.map((doc) => doc._id));
   }
 
   /** Whether a search still wants notifications (the notifier asks before each attempt). */

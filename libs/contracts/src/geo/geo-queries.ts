@@ -4,11 +4,15 @@ import { z } from 'zod';
 export const GEO_SUBJECTS = {
   listCities: 'geo.query.cities.v1',
   cityById: 'geo.query.city-by-id.v1',
+  /** `GET /cities/{id}`: the list item's shape with the City's other fields. */
+  cityResource: 'geo.query.city-resource.v1',
   cityByInsee: 'geo.query.city-by-insee.v1',
   citiesByZipcode: 'geo.query.cities-by-zipcode.v1',
   cityByZipcodeAndName: 'geo.query.city-by-zipcode-and-name.v1',
   nearestCity: 'geo.query.nearest-city.v1',
   department: 'geo.query.department.v1',
+  /** `GET /departments`, a page at a time, by code. */
+  listDepartments: 'geo.query.departments.v1',
   locationAutocomplete: 'geo.query.location-autocomplete.v1',
   pointsOfInterest: 'geo.query.points-of-interest.v1',
   stationsNear: 'geo.query.stations-near.v1',
@@ -39,6 +43,7 @@ export const listCitiesRequestSchema = z
     name: z.string().max(200).optional(),
     slug: z.string().max(200).optional(),
     order: z.object({ name: z.enum(['asc', 'desc']).optional() }).strict().optional(),
+    department: z.number().int().positive().optional(),
     page: z.number().int().min(1).default(1),
   })
   .strict();
@@ -54,6 +59,18 @@ export const departmentRequestSchema = z
   .object({ id: z.number().int().positive().optional(), code: z.string().regex(/^(\d{2,3}|2[AB])$/, 'must be a department code').optional() })
   .strict()
   .refine((value) => (value.id === undefined) !== (value.code === undefined), { message: 'give exactly one of id or code' });
+
+/** Largest page of `GET /departments` (and of a department's cities): the service-wide maximum. */
+export const MAX_GEO_ITEMS_PER_PAGE = 30;
+
+export const listDepartmentsRequestSchema = z
+  .object({
+    code: z.array(z.string().max(10)).max(200).optional(),
+    name: z.string().max(200).optional(),
+    page: z.number().int().min(1).default(1),
+    itemsPerPage: z.number().int().min(1).max(MAX_GEO_ITEMS_PER_PAGE).default(MAX_GEO_ITEMS_PER_PAGE),
+  })
+  .strict();
 
 export const locationAutocompleteRequestSchema = z
   .object({

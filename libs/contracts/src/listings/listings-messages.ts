@@ -16,7 +16,11 @@ export const LISTINGS_SUBJECTS = {
   similarProperties: 'listings.query.similar-properties.v1',
   pricePerMeter: 'listings.query.price-per-meter.v1',
   projectionStatus: 'listings.query.projection-status.v1',
+  /** The site categories of the stored adverts, by name (`GET /site_categories`). */
+  siteCategories: 'listings.query.site-categories.v1',
 } as const;
+
+export const siteCategoriesRequestSchema = z.object({}).strict();
 
 /** Largest ingestion batch: bounds one request's work and the gateway's body size. */
 export const MAX_INGEST_BATCH = 1000;

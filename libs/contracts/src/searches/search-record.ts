@@ -27,6 +27,11 @@ export interface SiteCategoryRelation {
   name: string;
 }
 
+/** A site category is known by its name: its IRI is `/site_categories/<name>` (percent-encoded). */
+export function siteCategoryRelation(name: string): SiteCategoryRelation {
+  return { '@context': '/contexts/SiteCategory', '@id': `/site_categories/${encodeURIComponent(name)}`, '@type': 'SiteCategory', name };
+}
+
 export interface SearchRelations {
   includedCities: CityRelation[];
   excludedCities: CityRelation[];

@@ -31,6 +31,10 @@ export const SEARCHES_SUBJECTS = {
   keyIssued: 'searches.event.key-issued.v1',
   /** A search's matches, newest first (`GET /searches/{id}/matches`). */
   listMatches: 'searches.query.matches.v1',
+  /** The caller's matches across its searches (`GET /matches`). */
+  accountMatches: 'searches.query.account-matches.v1',
+  /** One of the caller's matches (`GET /matches/{id}`). */
+  match: 'searches.query.match.v1',
   /** The notifier asks, before an attempt, whether a search still wants its notifications. */
   notificationState: 'searches.query.notification-state.v1',
   /** The notifier reports a receiver that answered 410 Gone: the search's notifications are turned off. */
@@ -137,6 +141,23 @@ export interface SearchesPage<T> {
 }
 
 export const listMatchesRequestSchema = z.object({ caller: callerSchema, id: uuidSchema, page: z.number().int().min(1).default(1) }).strict();
+/** Largest page of `GET /matches`. */
+export const MAX_MATCHES_PER_PAGE = 30;
+
+export const accountMatchesRequestSchema = z
+  .object({
+    caller: callerSchema,
+    /** Only the matches of these searches (an unknown or deleted one matches nothing). */
+    searchIds: z.array(uuidSchema).min(1).max(200).optional(),
+    propertyIds: z.array(uuidSchema).min(1).max(200).optional(),
+    order: z.enum(['asc', 'desc']).default('desc'),
+    page: z.number().int().min(1).default(1),
+    itemsPerPage: z.number().int().min(1).max(MAX_MATCHES_PER_PAGE).default(MAX_MATCHES_PER_PAGE),
+  })
+  .strict();
+export type AccountMatchesRequest = z.output<typeof accountMatchesRequestSchema>;
+export const matchByIdRequestSchema = z.object({ caller: callerSchema, id: uuidSchema }).strict();
+
 export const notificationStateRequestSchema = z.object({ searchId: uuidSchema }).strict();
 export const endpointGoneRequestSchema = z.object({ searchId: uuidSchema, endpoint: z.string().min(1) }).strict();
 

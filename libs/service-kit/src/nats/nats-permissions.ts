@@ -123,8 +123,8 @@ export function natsPermissions(): Record<NatsPrincipal, NatsGrant> {
   const grants: Record<NatsPrincipal, NatsGrant> = {
     gateway: merge(
       requests(...Object.values(GEO_SUBJECTS)),
-      requests(L.ingestAdverts, L.getProperty, L.listProperties, L.similarProperties, L.pricePerMeter, L.projectionStatus, L.rebuildProperties),
-      requests(S.createAccount, S.listAccounts, S.issueKey, S.revokeKey, S.keyById, S.issuedKeyIds, S.createSearch, S.updateSearch, S.deleteSearch, S.disableNotifications, S.getSearch, S.searchCriteria, S.listSearches, S.listMatches),
+      requests(L.ingestAdverts, L.getProperty, L.listProperties, L.similarProperties, L.pricePerMeter, L.projectionStatus, L.rebuildProperties, L.siteCategories),
+      requests(S.createAccount, S.listAccounts, S.issueKey, S.revokeKey, S.keyById, S.issuedKeyIds, S.createSearch, S.updateSearch, S.deleteSearch, S.disableNotifications, S.getSearch, S.searchCriteria, S.listSearches, S.listMatches, S.accountMatches, S.match),
       requests(N.deliveries, N.delivery, N.retryDelivery, N.webhookSecret, N.rotateWebhookSecret, N.testWebhook, N.recentNotifications, N.emailPreview),
       requests(...SERVICE_NAMES.flatMap((service) => [pingSubject(service), rollCallSubject(service)])),
       handles(S.keyRevoked, S.keyIssued, liveSubjects),
@@ -134,7 +134,7 @@ export function natsPermissions(): Record<NatsPrincipal, NatsGrant> {
       bucket(NATS_BUCKETS.gatewayPublicRequests),
     ),
     listings: merge(
-      handles(L.ingestAdverts, L.leaderIngest, L.getProperty, L.listProperties, L.similarProperties, L.pricePerMeter, L.projectionStatus, L.rebuildProperties, L.rebuildAnnounced),
+      handles(L.ingestAdverts, L.leaderIngest, L.getProperty, L.listProperties, L.similarProperties, L.pricePerMeter, L.projectionStatus, L.rebuildProperties, L.rebuildAnnounced, L.siteCategories),
       requests(L.leaderIngest),
       broadcasts(L.rebuildAnnounced),
       requests(GEO_SUBJECTS.cityByInsee, GEO_SUBJECTS.cityByZipcodeAndName, GEO_SUBJECTS.stations),
@@ -148,7 +148,7 @@ export function natsPermissions(): Record<NatsPrincipal, NatsGrant> {
     geo: merge(handles(...Object.values(GEO_SUBJECTS)), health('geo')),
     searches: merge(
       handles(S.createAccount, S.listAccounts, S.issueKey, S.revokeKey, S.keyById, S.issuedKeyIds, S.createSearch, S.updateSearch, S.deleteSearch, S.disableNotifications),
-      handles(S.getSearch, S.searchCriteria, S.listSearches, S.listMatches, S.notificationState, S.endpointGone),
+      handles(S.getSearch, S.searchCriteria, S.listSearches, S.listMatches, S.accountMatches, S.match, S.notificationState, S.endpointGone),
       broadcasts(S.keyRevoked, S.keyIssued, S.searchChanged),
       requests(GEO_SUBJECTS.cityById, GEO_SUBJECTS.department),
       health('searches'),
