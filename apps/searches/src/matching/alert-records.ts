@@ -2,7 +2,7 @@
  * Reads of what the matcher stored: a search's matches (`GET /searches/{id}/matches`) and when
  * each search was last alerted (shown as `lastAlertAt` on the search record).
  */
-import { matchIri, type MatchesPage, type MatchListItem } from '@immo/contracts';
+import { matchIri, parisTimestamp, type MatchesPage, type MatchListItem } from '@immo/contracts';
 import type { DocumentCollection, DocumentStore } from '@immo/document-store';
 import { LAST_ALERTS_COLLECTION, MATCHES_COLLECTION, type LastAlertDoc, type MatchDoc } from '../projection/read-models';
 
@@ -42,7 +42,7 @@ function matchListItem(doc: MatchDoc): MatchListItem {
     property: `/documents/properties/${doc.propertyId}`,
     propertyId: doc.propertyId,
     search: `/searches/${doc.searchId}`,
-    createdAt: doc.createdAt,
-    updatedAt: doc.updatedAt,
+    createdAt: parisTimestamp(doc.createdAt),
+    updatedAt: parisTimestamp(doc.updatedAt),
   };
 }
