@@ -84,3 +84,20 @@ describe('Paris timestamps (what responses and payloads show)', () => {
     expect(parisTimestamp('1900-01-01T00:00:00Z')).toBe('1900-01-01T00:00:00+00:00');
   });
 });
+
+describe('Paris timestamps of stored times (converted by their hour)', () => {
+  it('gives what parsing and formatting each would, around both changes of offset', () => {
+    for (let ms = Date.UTC(2026, 2, 28, 20); ms < Date.UTC(2026, 2, 29, 6); ms += 17 * 60_000 + 7000) {
+      const stored = new Date(ms).toISOString().slice(0, 19) + '+00:00';
+      expect(parisTimestamp(stored)).toBe(parisTimestamp(ms));
+    }
+    expect(parisTimestamp('2026-10-25T00:59:59+00:00')).toBe('2026-10-25T02:59:59+02:00');
+    expect(parisTimestamp('2026-10-25T01:00:00+00:00')).toBe('2026-10-25T02:00:00+01:00');
+  });
+
+  it('does not read a stored-looking text that is no time of day, nor one from before 1912', () => {
+    expect(parisTimestamp('2026-07-01T12:99:00+00:00')).toBe('2026-07-01T12:99:00+00:00');
+    expect(parisTimestamp('2026-13-01T12:00:00+00:00')).toBe('2026-13-01T12:00:00+00:00');
+    expect(parisTimestamp('1900-01-01T00:00:00+00:00')).toBe('1900-01-01T00:00:00+00:00');
+  });
+});
