@@ -17,7 +17,7 @@ const HOUR_MS = 3_600_000;
  * hours), so one lookup serves a whole hour; before, Paris mean time had a 9 min 21 s offset.
  */
 const WHOLE_HOUR_CHANGES_SINCE_MS = Date.UTC(1912, 0, 1);
-/** About eleven years of hours: documents of one process share few. */
+/** About eleven years of hours, more than one process's times span; a full cache starts again empty. */
 const MAX_CACHED_HOURS = 100_000;
 
 // Building a formatter is costly; one is kept for the process.
