@@ -447,6 +447,61 @@ describe('listings end to end (ingestion, projection, reads, integration events)
       expect((pageZero.body as Problem).violations?.map((v) => v.propertyPath)).toEqual(['page']);
     });
   });
+  describe('times', () => {
+    // Two flats of their own site and places (no other listing joins them), seen in summer (given
+    // at +05:00) and in winter (given in UTC).
+    const site = `e2e-paris-time-${RUN}`;
+    const summer = snapshot('paris-time', 'SUMMER', { site, seenAt: '2025-07-01T17:03:00+05:00', commune: { insee: '75115' }, location: { lat: 48.8421, lon: 2.2996 } });
+    const winter = snapshot('paris-time', 'WINTER', { site, seenAt: '2025-01-15T08:00:00Z', commune: { insee: '33063' }, location: { lat: 44.8378, lon: -0.5792 } });
+    const SUMMER_IN_PARIS = '2025-07-01T14:03:00+02:00';
+    const WINTER_IN_PARIS = '2025-01-15T09:00:00+01:00';
+    let summerId = '';
+    let winterId = '';
+
+    /** The flats of this site created within the bounds given (raw query text), oldest first. */
+    async function createdWithin(bounds: string): Promise<string[]> {
+      const response = await fixture.get(`/documents/properties?includedSites[]=${site}&order[createdAt]=asc&${bounds}`);
+      expect(response.status).toBe(200);
+      return (response.body as Collection<PropertyDocument>)['hydra:member'].map((document) => document.uuid);
+    }
+
+    beforeAll(async () => {
+      const reply = await ingest(fixture, [summer, winter]);
+      [summerId, winterId] = [accepted(reply, 0).propertyId!, accepted(reply, 1).propertyId!];
+      await eventually(async () => expect(await createdWithin('')).toEqual([winterId, summerId]));
+    });
+
+    it('shows every time of a document in Paris time, with the offset of its date', async () => {
+      for (const [id, shown] of [[summerId, SUMMER_IN_PARIS], [winterId, WINTER_IN_PARIS]] as const) {
+        const document = await documentOf(fixture, id);
+        const [advert] = document.adverts;
+        expect([document.createdAt, document.updatedAt, document.lastCrawledAt, advert?.createdAt, advert?.updatedAt, advert?.lastCrawledAt]).toEqual(Array(6).fill(shown));
+      }
+      const page = (await fixture.get(`/documents/properties?includedSites[]=${site}&order[createdAt]=asc`)).body as Collection<PropertyDocument>;
+      expect(page['hydra:member'].map((document) => document.createdAt)).toEqual([WINTER_IN_PARIS, SUMMER_IN_PARIS]);
+    });
+
+    it('reads date bounds with Z, with any offset, and without one as Paris time, inclusive to the second', async () => {
+      // The summer flat was created at 12:03:00 UTC, 14:03:00 in Paris, 17:03:00 at +05:00.
+      expect(await createdWithin('fromDate=2025-07-01T12:03:00Z')).toEqual([summerId]);
+      expect(await createdWithin('fromDate=2025-07-01T12:03:01Z')).toEqual([]);
+      expect(await createdWithin('fromDate=2025-07-01T17:03:00%2B05:00')).toEqual([summerId]);
+      expect(await createdWithin('fromDate=2025-07-01T17:03:01%2B05:00')).toEqual([]);
+      expect(await createdWithin('fromDate=2025-07-01%2014:03:00')).toEqual([summerId]);
+      expect(await createdWithin('fromDate=2025-07-01%2014:03:01')).toEqual([]);
+      // The winter one at 08:00:00 UTC, 09:00:00 in Paris.
+      expect(await createdWithin('toDate=2025-01-15T08:00:00Z')).toEqual([winterId]);
+      expect(await createdWithin('toDate=2025-01-15T07:59:59Z')).toEqual([]);
+      expect(await createdWithin('toDate=2025-01-15T13:00:00%2B05:00')).toEqual([winterId]);
+      expect(await createdWithin('toDate=2025-01-15%2009:00:00')).toEqual([winterId]);
+      expect(await createdWithin('toDate=2025-01-15%2008:59:59')).toEqual([]);
+      // A bare date is a Paris day: to its end as an upper bound, from its midnight as a lower one.
+      expect(await createdWithin('toDate=2025-01-15')).toEqual([winterId]);
+      expect(await createdWithin('toDate=2025-01-14')).toEqual([]);
+      expect(await createdWithin('fromDate=2025-07-01&toDate=2025-07-01')).toEqual([summerId]);
+    });
+  });
+
   it('announces the new property through its adverts\' creations on JetStream, once per change', async () => {
     expect(propertyId).not.toBe('');
     // One creation per advert of the property (later tests may have added listings of the same flat),

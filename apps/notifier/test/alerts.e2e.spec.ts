@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import type { DeliveryView, EventPayload, MatchPayload, SearchRecord } from '@immo/contracts';
-import type { ReceivedWebhook } from '@immo/testing';
+import { asParisTime, type ReceivedWebhook } from '@immo/testing';
 import { aSnapshot, createSearch, eventually, ingest, openSse, recrawl, startAlertsFixture, RETRY_INTERVAL_MS, type AlertsFixture } from './alerts-fixture';
 
 type Collection<T> = { 'hydra:member': T[]; 'hydra:totalItems': number };
@@ -140,7 +140,10 @@ describe('alerts through the gateway: matches, advert events, webhooks, tester, 
       await ingest(fixture, one);
       const event = await first.next(WAIT_MS);
       expect(event.event).toBe('match');
-      expect(JSON.parse(event.data)).toMatchObject({ '@type': 'Match', search: `/searches/${search.id}` });
+      const streamed = JSON.parse(event.data) as MatchPayload;
+      expect(streamed).toMatchObject({ '@type': 'Match', search: `/searches/${search.id}` });
+      // The webhook body as it is: its times in Paris time.
+      for (const time of [streamed.createdAt, streamed.propertyDocument.createdAt]) expect(time).toBe(asParisTime(time));
       first.close();
 
       const missed = aSnapshot();
@@ -188,6 +191,56 @@ describe('alerts through the gateway: matches, advert events, webhooks, tester, 
     expect(alert.data).toContain(String(cheap['url']));
     const listed = (await fixture.stack.get(`/searches/${search.id}/matches`, fixture.as)).body as Collection<MatchPayload>;
     expect(listed['hydra:member'].map((match) => match.propertyDocument.adverts[0]?.url)).toEqual([cheap['url']]);
+  });
+
+  it('writes every time of a webhook in Paris time, with the offset of its date, as signed', async () => {
+    const search = await createSearch(fixture, {
+      title: 'Paris time',
+      includedCities: ['/cities/31555'],
+      notificationEnabled: true,
+      endpointRecipient: url('/paris-time/matches'),
+      eventEndpoint: url('/paris-time/events'),
+      subscribedEvents: ['property.ad.create'],
+    });
+    // Seen by the crawler in summer (given in UTC) and in winter (given at +05:00).
+    const summer = aSnapshot({ seenAt: '2025-07-01T12:03:00Z' }, 'toulouse');
+    const winter = aSnapshot({ seenAt: '2025-01-15T13:00:00+05:00' }, 'toulouse');
+    await ingest(fixture, summer, winter);
+    const matchOf = async (flat: Record<string, unknown>) => {
+      const webhook = await fixture.receiver.waitFor((w) => w.path.startsWith('/paris-time/matches') && w.body.includes(String(flat['url'])), WAIT_MS);
+      return verify(secret, webhook) as MatchPayload;
+    };
+    const [inSummer, inWinter] = [await matchOf(summer), await matchOf(winter)];
+
+    const documentTimes = (payload: MatchPayload) => {
+      const [advert] = payload.propertyDocument.adverts;
+      return [payload.propertyDocument.createdAt, payload.propertyDocument.updatedAt, payload.propertyDocument.lastCrawledAt, advert?.createdAt, advert?.lastCrawledAt];
+    };
+    expect(documentTimes(inSummer)).toEqual(Array(5).fill('2025-07-01T14:03:00+02:00'));
+    expect(documentTimes(inWinter)).toEqual(Array(5).fill('2025-01-15T09:00:00+01:00'));
+    // The match itself was made now: its time is today's Paris time.
+    for (const time of [inSummer.createdAt, inSummer.updatedAt]) {
+      expect(time).toBe(asParisTime(time));
+      expect(Math.abs(Date.parse(time) - Date.now())).toBeLessThan(60_000);
+    }
+
+    const creation = await fixture.receiver.waitFor(
+      (w) => w.path.startsWith('/paris-time/events') && bodyOf<EventPayload>(w).match.propertyDocument.uuid === inSummer.propertyDocument.uuid,
+      WAIT_MS,
+    );
+    const { adEvent } = verify(secret, creation) as EventPayload;
+    expect(adEvent).toMatchObject({ fieldName: 'createdAt', fieldNewValue: '2025-07-01T14:03:00+02:00', createdAt: '2025-07-01T14:03:00+02:00' });
+
+    const deliveries = await eventually(
+      async () => (await fixture.stack.get(`/searches/${search.id}/deliveries`, fixture.as)).body as Collection<DeliveryView>,
+      (page) => page['hydra:member'].length >= 3 && page['hydra:member'].every((delivery) => delivery.status === 'delivered'),
+      WAIT_MS,
+    );
+    for (const delivery of deliveries['hydra:member']) {
+      for (const time of [delivery.createdAt, ...delivery.attempts.map((attempt) => attempt.at)]) expect(time).toBe(asParisTime(time));
+    }
+    const record = (await fixture.stack.get(`/searches/${search.id}`, fixture.as)).body as SearchRecord;
+    expect(record.lastAlertAt).toBe(asParisTime(String(record.lastAlertAt)));
   });
 
   it('retries a failed delivery with the same webhook-id, and again by hand', async () => {

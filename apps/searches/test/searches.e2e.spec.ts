@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { join } from 'node:path';
 import type { CreatedAccount, IssuedKey, SearchRecord } from '@immo/contracts';
 import { ROOT, startStackFixture, type StackFixture } from '@immo/stack';
-import { freePort } from '@immo/testing';
+import { asParisTime, freePort } from '@immo/testing';
 
 type Collection<T> = { 'hydra:member': T[]; 'hydra:totalItems': number; 'hydra:view': Record<string, string> };
 type Problem = { status: number; detail?: string; violations?: { propertyPath: string; message: string }[] };
@@ -111,6 +111,9 @@ describe('accounts, keys and saved searches through the gateway', () => {
     expect(names).toEqual(expect.arrayContaining(['Alice Immo', 'Bob Invest', 'development']));
     expect(JSON.stringify(listed)).not.toContain(alice.apiKey);
     expect(listed['hydra:member'].find((account) => account.id === alice.id)?.keys.map((key) => key.keyId)).toEqual([alice.keyId]);
+    const aliceListed = listed['hydra:member'].find((account) => account.id === alice.id) as unknown as { createdAt: string; keys: { createdAt: string }[] };
+    expect(alice.createdAt).toBe(asParisTime(alice.createdAt));
+    expect([aliceListed.createdAt, aliceListed.keys[0]?.createdAt]).toEqual([alice.createdAt, alice.createdAt]);
   });
 
   it('keeps admin operations to the admin key, and names bad input', async () => {
@@ -175,7 +178,12 @@ describe('accounts, keys and saved searches through the gateway', () => {
         platformOrigin: 'partner-app',
         token: expect.any(String),
       });
-      expect(aliceSearch.createdAt).toMatch(/Z$/);
+      // Paris time with the offset of the day (the original's form), to the second, and now.
+      for (const time of [aliceSearch.createdAt, aliceSearch.updatedAt]) {
+        expect(time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0[12]:00$/);
+        expect(time).toBe(asParisTime(time));
+        expect(Math.abs(Date.parse(time) - Date.now())).toBeLessThan(60_000);
+      }
       expect(aliceSearch['includedCities']).toEqual([
         expect.objectContaining({ '@id': '/cities/69123', '@type': 'City', insee: '69123', name: 'Lyon', libelle: expect.stringContaining('Lyon') }),
       ]);

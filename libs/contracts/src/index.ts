@@ -11,3 +11,4 @@ export * from './searches';
 export * from './alerts/alert-notifications';
 export * from './alerts/sse-block';
 export * from './services/nats-buckets';
+export * from './time/paris-time';

@@ -24,6 +24,10 @@ describe('date bounds', () => {
     expect(valueOf('2026-03-01 10:00:00', 'to')).toBe(Date.parse('2026-03-01T10:00:00+01:00'));
   });
 
+  it('reads a date before 1911 in Paris mean time (9 min 21 s ahead of UTC) instead of failing', () => {
+    expect(valueOf('1900-01-01')).toBe(Date.UTC(1900, 0, 1) - (9 * 60 + 21) * 1000);
+  });
+
   it('reads a time in the skipped spring hour one hour later', () => {
     expect(valueOf('2026-03-29 02:30:00')).toBe(Date.parse('2026-03-29T03:30:00+02:00'));
   });

@@ -6,7 +6,7 @@
  * Europe/Paris local time. A bare date used as an upper bound (`to…`) covers that whole day, which
  * is what "to 2026-03-01" means to a person; as a lower bound it starts at local midnight.
  */
-import { parisWallTimeToEpochMs } from './paris-time';
+import { parisWallTimeToEpochMs } from '@immo/contracts';
 import type { ValueResult } from './query-values';
 
 export type BoundSide = 'from' | 'to';

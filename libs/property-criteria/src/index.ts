@@ -10,7 +10,6 @@ export { COHERENT_PRICE_PER_METER, coherentPricePerMeterBand, hasCoherentPrice, 
 export { MUNICIPAL_ARRONDISSEMENTS, communeOfArrondissement } from './arrondissements';
 export { cityIdsCovering, inseeCodesCovering, zipcodesOf } from './place-filters';
 export { isPointInRing } from './point-in-polygon';
-export { parisOffsetMs, parisWallTimeToEpochMs } from './paris-time';
 export { describeParameters, type ParameterDescription } from './parameter-docs';
 export { SIMILARITY } from './similarity';
 export { ADVERT_RANGE_KEYS, advertGeoAccuracy } from './advert-filters';

@@ -12,3 +12,4 @@ export * from './process-cpu';
 export * from './until';
 export * from './machine-steal';
 export * from './smtp-catcher';
+export * from './paris-time';

@@ -41,7 +41,13 @@ export const jsonLd = (context: string, type: string, idExample: string): Record
   '@type': { type: 'string', const: type },
 });
 
-export const DATE_TIME: JsonSchema = { type: 'string', format: 'date-time' };
+/** A time as answers, webhooks and the live stream write it (`parisTimestamp`). */
+export const DATE_TIME: JsonSchema = {
+  type: 'string',
+  format: 'date-time',
+  description: 'Europe/Paris time to the second with the offset in force: `+01:00` in winter, `+02:00` in summer',
+  examples: ['2026-07-01T14:03:00+02:00'],
+};
 export const UUID: JsonSchema = { type: 'string', format: 'uuid' };
 
 /**

@@ -270,6 +270,9 @@ export function buildOpenApiDocument(api: ApiDescription): Record<string, unknow
         '**Query strings** use bracket notation (`propertyTypes[]=0&propertyTypes[]=1`, `order[price]=asc`, ' +
           '`expressions[0][1][options][includes]=false`), parsed with bounds: nesting depth 5, lists up to 1000 items, 3000 parameters, ' +
           '64 KiB (414 beyond).',
+        '**Times** in answers, webhooks and the live stream are Europe/Paris time to the second with the offset in force ' +
+          '(`2026-07-01T14:03:00+02:00`, `2026-01-15T09:00:00+01:00` in winter), as the original service writes them. Dates and times in ' +
+          'queries accept `Z` or any offset; without one they are Paris time.',
         '**Errors** are `application/problem+json` in API Platform\'s Hydra shape (`Problem`), with `violations` naming each bad input.',
         '**Synthetic data**: points of interest, transit stations outside the curated Paris network, and demo listings come from seeded ' +
           'generators and are labelled as such.',

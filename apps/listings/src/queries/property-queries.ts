@@ -1,5 +1,5 @@
 import type { DocumentCollection, DocumentStore } from '@immo/document-store';
-import { propertyPageBytes, type PricePerMeterReply, type PropertyDocument } from '@immo/contracts';
+import { propertyDocumentInParisTime, propertyPageBytes, type PricePerMeterReply, type PropertyDocument } from '@immo/contracts';
 import type { PropertyCriteria } from '@immo/property-criteria';
 import { JsonText } from '@immo/service-kit';
 import { PROPERTIES_COLLECTION, type PropertyRecord } from '../projection/read-models';
@@ -25,8 +25,13 @@ export class PropertyQueries {
     this.properties = store.collection<PropertyRecord>(PROPERTIES_COLLECTION);
   }
 
+  /**
+   * The document as clients see it, times in Paris time. The conversion is made here, before a
+   * page's cached text, so it costs once per document read rather than on every page served.
+   */
   async byId(id: string): Promise<PropertyDocument | null> {
-    return (await this.properties.findById(id.toLowerCase()))?.document ?? null;
+    const stored = (await this.properties.findById(id.toLowerCase()))?.document;
+    return stored === undefined ? null : propertyDocumentInParisTime(stored);
   }
 
   siteCategories(): string[] {

@@ -1,5 +1,5 @@
 import type { AggregationInterval } from '@immo/property-criteria';
-import { parisOffsetMs } from '@immo/property-criteria';
+import { parisOffsetMs } from '@immo/contracts';
 import type { IndexedProperty } from './property-search-index';
 
 /** The spec's "Price per meter statistic" (snake-case keys as the original service writes them). */

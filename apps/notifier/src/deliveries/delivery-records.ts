@@ -8,7 +8,7 @@
  * recipient's notifications is formed (see EmailBatcher) and attempted like a webhook; its id is
  * the message's `Message-ID`, the same on every attempt.
  */
-import type { AlertNotification, DeliveryAttempt, DeliveryStatus, DeliveryView, NotificationKind } from '@immo/contracts';
+import { parisTimestamp, type AlertNotification, type DeliveryAttempt, type DeliveryStatus, type DeliveryView, type NotificationKind } from '@immo/contracts';
 import type { CollectionSpec, StoredDocument } from '@immo/document-store';
 
 export interface DeliveryDoc extends StoredDocument {
@@ -96,8 +96,8 @@ export function deliveryView(doc: DeliveryDoc): DeliveryView {
     endpoint: doc.endpoint,
     notifications: doc.notificationIds ?? [doc._id],
     status: doc.status,
-    createdAt: doc.createdAt,
-    nextAttemptAt: doc.status === 'pending' && doc.nextAttemptAtMs !== null ? new Date(doc.nextAttemptAtMs).toISOString() : null,
-    attempts: doc.attempts,
+    createdAt: parisTimestamp(doc.createdAt),
+    nextAttemptAt: doc.status === 'pending' && doc.nextAttemptAtMs !== null ? parisTimestamp(doc.nextAttemptAtMs) : null,
+    attempts: doc.attempts.map((attempt) => ({ ...attempt, at: parisTimestamp(attempt.at) })),
   };
 }

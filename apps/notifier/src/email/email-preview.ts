@@ -4,7 +4,7 @@
  * depend on it), or, for a search that has had none yet (or none that can be read), from the
  * sample property, saying that it is an example. The gateway has already checked that the search is the caller's.
  */
-import type { AlertEmailView, EmailPreviewRequest } from '@immo/contracts';
+import { parisTimestamp, type AlertEmailView, type EmailPreviewRequest } from '@immo/contracts';
 import type { DocumentCollection, DocumentStore } from '@immo/document-store';
 import { DELIVERIES_COLLECTION, type DeliveryDoc } from '../deliveries/delivery-records';
 import { sampleNotification } from '../tester/webhook-tester';
@@ -47,7 +47,7 @@ export class EmailPreview {
   }
 
   private sampleItem(): AlertEmailItem {
-    const createdAt = new Date(this.now()).toISOString();
+    const createdAt = parisTimestamp(this.now());
     return { kind: 'match', payload: JSON.stringify(sampleNotification(SAMPLE_PROPERTY, undefined, createdAt)), createdAt };
   }
 }

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import {
   LISTINGS_SUBJECTS,
   matchIri,
+  parisTimestamp,
   webhookPropertyDocument,
   type AdvertWebhookKind,
   type EventPayload,
@@ -40,7 +41,7 @@ export class WebhookTester {
   ) {}
 
   async test(request: WebhookTestRequest): Promise<WebhookTestResult | WebhookDryRun> {
-    const payload = sampleNotification(await this.sampleProperty(), request.eventType, new Date(this.now()).toISOString());
+    const payload = sampleNotification(await this.sampleProperty(), request.eventType, parisTimestamp(this.now()));
     const body = JSON.stringify(payload);
     const webhookId = randomUUID();
     const headers = webhookHeaders(webhookId, Math.floor(this.now() / 1000), body, await this.secrets.signing(request.accountId));

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
   newApiKey,
+  parisTimestamp,
+  parisTimestampOrNull,
   rpcErrors,
   type AccountSummary,
   type AccountsPage,
@@ -21,11 +23,12 @@ export const ISSUED_KEY_IDS_PER_PAGE = 20_000;
 /** A command answers once its events are in the read models, so the caller reads what it wrote. */
 export const READ_YOUR_WRITES_MS = 5000;
 
+/** An account as the admin API shows it, times in Paris time. */
 const summaryOf = (doc: AccountDoc): AccountSummary => ({
   id: doc._id,
   name: doc.name,
-  createdAt: doc.createdAt,
-  keys: doc.keys.map(({ keyId, createdAt, revokedAt }) => ({ keyId, createdAt, revokedAt })),
+  createdAt: parisTimestamp(doc.createdAt),
+  keys: doc.keys.map(({ keyId, createdAt, revokedAt }) => ({ keyId, createdAt: parisTimestamp(createdAt), revokedAt: parisTimestampOrNull(revokedAt) })),
 });
 
 export interface AccountsServiceOptions {
@@ -60,7 +63,7 @@ export class AccountsService {
       { type: 'ApiKeyIssued', data: { accountId, keyId: key.keyId, digest: key.digest, createdAt } },
     ]);
     await this.announced();
-    return { id: accountId, name, createdAt, keyId: key.keyId, apiKey: key.apiKey };
+    return { id: accountId, name, createdAt: parisTimestamp(createdAt), keyId: key.keyId, apiKey: key.apiKey };
   }
 
   async list(page: number): Promise<AccountsPage> {

@@ -10,6 +10,7 @@ import {
   type PropertyChangedEvent,
   type PropertyDocument,
   type WebhookPropertyDocument,
+  propertyDocumentInParisTime,
 } from '@immo/contracts';
 import { aPropertyDocument, anAdvert, PROPERTY_UUID } from '@immo/property-criteria/testing';
 import { decideAlerts, matchIdOf, type AlertingSearch, type DecideAlertsInput, type StoredMatch } from './alert-decisions';
@@ -23,6 +24,10 @@ const SAVED_AT = '2026-03-01T09:00:00.000Z';
 const PUBLISHED_AT = '2026-03-05T07:59:58.000Z';
 const NOW = '2026-03-05T08:00:00.000Z';
 const EARLIER = '2026-03-02T10:00:00.000Z';
+/** The same instants as payloads show them: Paris time (winter, +01:00), to the second. */
+const PUBLISHED_IN_PARIS = '2026-03-05T08:59:58+01:00';
+const NOW_IN_PARIS = '2026-03-05T09:00:00+01:00';
+const EARLIER_IN_PARIS = '2026-03-02T11:00:00+01:00';
 
 const MATCH_ENDPOINT = 'https://hooks.example.com/matches';
 const EVENT_ENDPOINT = 'https://hooks.example.com/events';
@@ -91,7 +96,7 @@ function inWebhookForm(document: PropertyDocument): WebhookPropertyDocument {
   return { ...document, city: { ...city, location: locations } };
 }
 
-/** The Match payload the spec describes, for this match and document. */
+/** The Match payload the spec describes, for this match (its times as shown) and document (in Paris time). */
 function expectedMatchPayload(match: Pick<StoredMatch, 'id' | 'searchId' | 'propertyId' | 'createdAt' | 'updatedAt'>, document: PropertyDocument): MatchPayload {
   return {
     '@context': '/contexts/Match',
@@ -101,7 +106,7 @@ function expectedMatchPayload(match: Pick<StoredMatch, 'id' | 'searchId' | 'prop
     search: `/searches/${match.searchId}`,
     createdAt: match.createdAt,
     updatedAt: match.updatedAt,
-    propertyDocument: inWebhookForm(document),
+    propertyDocument: inWebhookForm(propertyDocumentInParisTime(document)),
   };
 }
 
@@ -149,7 +154,7 @@ describe('decideAlerts', () => {
         createdAt: NOW,
       });
       expect(alertNotificationSchema.safeParse(notification).success).toBe(true);
-      expect(payloadOf<MatchPayload>(notification)).toEqual(expectedMatchPayload({ id: matchId, searchId: SEARCH_ID, propertyId: PROPERTY_UUID, createdAt: NOW, updatedAt: NOW }, document));
+      expect(payloadOf<MatchPayload>(notification)).toEqual(expectedMatchPayload({ id: matchId, searchId: SEARCH_ID, propertyId: PROPERTY_UUID, createdAt: NOW_IN_PARIS, updatedAt: NOW_IN_PARIS }, document));
     });
 
     it('when a property.changed event brings a property into the criteria, then its Match is born and notified too', () => {
@@ -211,8 +216,8 @@ describe('decideAlerts', () => {
       expect(alertNotificationSchema.safeParse(notification).success).toBe(true);
       expect(payloadOf<EventPayload>(notification)).toEqual({
         event: 'ad.update.price',
-        adEvent: PRICE_DROP,
-        match: expectedMatchPayload({ id: matchId, searchId: SEARCH_ID, propertyId: PROPERTY_UUID, createdAt: EARLIER, updatedAt: NOW }, document),
+        adEvent: { ...PRICE_DROP, createdAt: PUBLISHED_IN_PARIS },
+        match: expectedMatchPayload({ id: matchId, searchId: SEARCH_ID, propertyId: PROPERTY_UUID, createdAt: EARLIER_IN_PARIS, updatedAt: NOW_IN_PARIS }, document),
       });
     });
 
@@ -236,7 +241,7 @@ describe('decideAlerts', () => {
       const decision = decide(advertEvent('property.ad.create'), { searches: [subscribedToAll], existingMatch: existing(anExistingMatch()) });
 
       const { adEvent } = payloadOf<EventPayload>(decision.notifications[0]);
-      expect(adEvent).toEqual({ fieldName: 'createdAt', fieldOldValue: '', fieldNewValue: PUBLISHED_AT, percentVariation: '0', createdAt: PUBLISHED_AT });
+      expect(adEvent).toEqual({ fieldName: 'createdAt', fieldOldValue: '', fieldNewValue: PUBLISHED_IN_PARIS, percentVariation: '0', createdAt: PUBLISHED_IN_PARIS });
       expect(Object.values(adEvent).every((value) => typeof value === 'string')).toBe(true);
     });
 
@@ -246,7 +251,7 @@ describe('decideAlerts', () => {
 
       const { event: kind, adEvent } = payloadOf<EventPayload>(decision.notifications[0]);
       expect(kind).toBe('property.ad.update');
-      expect(adEvent).toEqual({ fieldName: 'title,description', fieldOldValue: '', fieldNewValue: '', percentVariation: '0', createdAt: PUBLISHED_AT });
+      expect(adEvent).toEqual({ fieldName: 'title,description', fieldOldValue: '', fieldNewValue: '', percentVariation: '0', createdAt: PUBLISHED_IN_PARIS });
     });
   });
 
@@ -327,7 +332,8 @@ describe('decideAlerts', () => {
       expect(contactsOf(matchDocument)).toEqual([null, null]);
       expect(contactsOf(eventDocument)).toEqual([null, null]);
       // Everything else about the adverts is still sent.
-      expect(matchDocument).toEqual(inWebhookForm({ ...document, adverts: document.adverts.map((advert) => ({ ...advert, contact: null })) }));
+      const shown = propertyDocumentInParisTime(document);
+      expect(matchDocument).toEqual(inWebhookForm({ ...shown, adverts: shown.adverts.map((advert) => ({ ...advert, contact: null })) }));
       // The event's own document is left untouched for the other searches.
       expect(contactsOf(document)).toEqual([CONTACT, { ...CONTACT, name: 'M. Durand' }]);
     });

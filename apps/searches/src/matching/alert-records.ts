@@ -3,7 +3,7 @@
  * account's (`GET /matches`) and when each search was last alerted (shown as `lastAlertAt` on the
  * search record).
  */
-import { matchIri, type MatchesPage, type MatchListItem } from '@immo/contracts';
+import { matchIri, parisTimestamp, type MatchesPage, type MatchListItem } from '@immo/contracts';
 import type { Filter } from '@immo/document-store';
 import type { DocumentCollection, DocumentStore } from '@immo/document-store';
 import { LAST_ALERTS_COLLECTION, MATCHES_COLLECTION, type LastAlertDoc, type MatchDoc } from '../projection/read-models';
@@ -71,7 +71,7 @@ function matchListItem(doc: MatchDoc): MatchListItem {
     property: `/documents/properties/${doc.propertyId}`,
     propertyId: doc.propertyId,
     search: `/searches/${doc.searchId}`,
-    createdAt: doc.createdAt,
-    updatedAt: doc.updatedAt,
+    createdAt: parisTimestamp(doc.createdAt),
+    updatedAt: parisTimestamp(doc.updatedAt),
   };
 }

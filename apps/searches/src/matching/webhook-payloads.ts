@@ -1,11 +1,12 @@
 /**
  * The bodies webhooks carry (spec: Events, Match payload and Event payload), built from the
  * property document the integration event brought, in its webhook form (the city's point under
- * `location`, as the spec's City says). A search with `hidePropertyContact` never
+ * `location`, as the spec's City says), every time in Paris time (the bodies are signed as they are
+ * built, so they are converted here rather than on the way out). A search with `hidePropertyContact` never
  * sends an advert's contact (name, phone, e-mail, agency, reference): subscribers who resell
  * alerts to their own users ask for that.
  */
-import { matchIri, webhookPropertyDocument, type AdvertWebhookEvent, type AdvertWebhookKind, type EventPayload, type MatchPayload, type PropertyDocument } from '@immo/contracts';
+import { matchIri, parisTimestamp, webhookPropertyDocument, type AdvertWebhookEvent, type AdvertWebhookKind, type EventPayload, type MatchPayload, type PropertyDocument } from '@immo/contracts';
 
 export interface MatchFacts {
   id: string;
@@ -22,8 +23,8 @@ export function matchPayload(match: MatchFacts, document: PropertyDocument, hide
     '@type': 'Match',
     property: `/documents/properties/${match.propertyId}`,
     search: `/searches/${match.searchId}`,
-    createdAt: match.createdAt,
-    updatedAt: match.updatedAt,
+    createdAt: parisTimestamp(match.createdAt),
+    updatedAt: parisTimestamp(match.updatedAt),
     propertyDocument: webhookPropertyDocument(document, hideContact),
   };
 }
@@ -35,11 +36,12 @@ export function matchPayload(match: MatchFacts, document: PropertyDocument, hide
  * values and a zero variation, rather than `null`, which receivers written to the spec would reject.
  */
 export function adEventOf(event: Pick<AdvertWebhookEvent, 'kind' | 'adEvent' | 'changedFields' | 'occurredAt'>): EventPayload['adEvent'] {
-  if (event.adEvent !== null) return event.adEvent;
+  const occurredAt = parisTimestamp(event.occurredAt);
+  if (event.adEvent !== null) return { ...event.adEvent, createdAt: parisTimestamp(event.adEvent.createdAt) };
   if (event.kind === 'property.ad.create') {
-    return { fieldName: 'createdAt', fieldOldValue: '', fieldNewValue: event.occurredAt, percentVariation: '0', createdAt: event.occurredAt };
+    return { fieldName: 'createdAt', fieldOldValue: '', fieldNewValue: occurredAt, percentVariation: '0', createdAt: occurredAt };
   }
-  return { fieldName: event.changedFields.join(',') || 'advert', fieldOldValue: '', fieldNewValue: '', percentVariation: '0', createdAt: event.occurredAt };
+  return { fieldName: event.changedFields.join(',') || 'advert', fieldOldValue: '', fieldNewValue: '', percentVariation: '0', createdAt: occurredAt };
 }
 
 export function eventPayload(kind: AdvertWebhookKind, adEvent: EventPayload['adEvent'], match: MatchPayload): EventPayload {

@@ -1,9 +1,9 @@
-import { siteCategoryRelation, type SearchRecord, type SiteCategoryRelation } from '@immo/contracts';
+import { parisTimestamp, parisTimestampOrNull, siteCategoryRelation, type SearchRecord, type SiteCategoryRelation } from '@immo/contracts';
 import type { SearchState } from './search-events';
 
 /**
  * The record the API answers (spec: Search resource): the fields as given, relations as objects,
- * times in UTC with `Z`. Numbers and lists keep the types the body had (the original service
+ * times in Paris time with their offset (`parisTimestamp`). Numbers and lists keep the types the body had (the original service
  * showed `lat` as a string and `propertyTypes` as one integer; clients get what they sent).
  * `lastAlertAt` is kept by the matcher beside the search (see alert-records.ts).
  */
@@ -27,9 +27,9 @@ export function searchRecordOf(state: SearchState, lastAlertAt: string | null = 
     eventEndpoint: spec.eventEndpoint,
     subscribedEvents: spec.subscribedEvents,
     notificationRecipient: spec.notificationRecipient,
-    createdAt: state.createdAt,
-    updatedAt: state.updatedAt,
-    lastAlertAt,
+    createdAt: parisTimestamp(state.createdAt),
+    updatedAt: parisTimestamp(state.updatedAt),
+    lastAlertAt: parisTimestampOrNull(lastAlertAt),
     token: state.token,
     user: `/users/${state.accountId}`,
   };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ADVERT_WEBHOOK_KINDS, type AdvertWebhookKind } from '../listings/listings-integration-events';
 import { uuidSchema } from '../listings/listings-messages';
 import type { City, GeoPoint, PropertyDocument } from '../listings/property-document';
+import { propertyDocumentInParisTime } from '../listings/property-document-times';
 
 /**
  * Notifications the searches service's matcher decides and the notifier delivers. The matcher
@@ -47,10 +48,12 @@ export type WebhookCity = Omit<City, 'locations'> & { location: GeoPoint | null 
 export type WebhookPropertyDocument = Omit<PropertyDocument, 'city'> & { city: WebhookCity | null };
 
 /**
- * The property document as webhooks (and the live stream) carry it: the city's point under
- * `location`, and without the adverts' contact when the search hides it (`hidePropertyContact`).
+ * The property document as webhooks (and the live stream) carry it: times in Paris time, the
+ * city's point under `location`, and without the adverts' contact when the search hides it
+ * (`hidePropertyContact`).
  */
-export function webhookPropertyDocument(document: PropertyDocument, hideContact: boolean): WebhookPropertyDocument {
+export function webhookPropertyDocument(stored: PropertyDocument, hideContact: boolean): WebhookPropertyDocument {
+  const document = propertyDocumentInParisTime(stored);
   const { city, ...rest } = document;
   const adverts = hideContact ? document.adverts.map((advert) => ({ ...advert, contact: null })) : document.adverts;
   if (city === null) return { ...rest, adverts, city: null };

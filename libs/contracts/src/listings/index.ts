@@ -1,5 +1,6 @@
 export * from './advert-snapshot.schema';
 export * from './property-document';
+export * from './property-document-times';
 export * from './listings-messages';
 export * from './listings-integration-events';
 export * from './property-page-text';

@@ -1,6 +1,7 @@
 /**
  * The PropertyDocument read model as served by `GET /documents/properties/{id}` and embedded in
- * matches. Timestamps carry a UTC offset (`2026-03-01T10:00:00+00:00`). Fields the source did not
+ * matches. Read models hold timestamps in UTC (`2026-03-01T10:00:00+00:00`); clients get them in
+ * Paris time (`2026-03-01T11:00:00+01:00`, see `propertyDocumentInParisTime`). Fields the source did not
  * show are `null`, never absent, so that documents have one shape for filters and for clients.
  */
 
