@@ -39,7 +39,7 @@ export interface ResponseSpec {
 }
 
 export interface OperationSpec {
-  method: 'get' | 'post' | 'put' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   summary: string;
   description?: string;
@@ -53,7 +53,8 @@ export interface OperationSpec {
   pathParams?: Record<string, ParameterSpec>;
   /** Request headers the route reads, beyond the key and the request id. */
   headers?: Record<string, ParameterSpec>;
-  body?: { description: string; schema: JsonSchema; example?: unknown };
+  /** `contentTypes`: the media types the body may be sent as; `application/json` unless given. */
+  body?: { description: string; schema: JsonSchema; example?: unknown; contentTypes?: string[] };
   /** By status: the description, or the whole response. */
   responses: Record<string, string | ResponseSpec>;
   /** Reachable without X-API-KEY (health, docs, the unsubscribe link). */
@@ -213,17 +214,14 @@ function operation(op: OperationSpec): Record<string, unknown> {
     operationId: operationId(op),
     ...(op.public ? { security: [] } : {}),
     parameters,
-    ...(op.body
-      ? {
-          requestBody: {
-            required: true,
-            description: op.body.description,
-            content: { [JSON_CONTENT]: { schema: op.body.schema, ...(op.body.example !== undefined ? { example: op.body.example } : {}) } },
-          },
-        }
-      : {}),
+    ...(op.body ? { requestBody: requestBody(op.body) } : {}),
     responses,
   };
+}
+
+function requestBody(body: NonNullable<OperationSpec['body']>): Record<string, unknown> {
+  const media = { schema: body.schema, ...(body.example !== undefined ? { example: body.example } : {}) };
+  return { required: true, description: body.description, content: Object.fromEntries((body.contentTypes ?? [JSON_CONTENT]).map((type) => [type, media])) };
 }
 
 /** `GET /searches/:id/deliveries` → `getSearchesIdDeliveries`: stable names for client generators. */

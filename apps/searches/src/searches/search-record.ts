@@ -1,47 +1,19 @@
-import type { SearchRecord, SiteCategoryRelation } from '@immo/contracts';
+import { SEARCH_RECORD_LISTS, SEARCH_RECORD_VALUES, type SearchRecord, type SiteCategoryRelation } from '@immo/contracts';
 import { SEARCH_FIELDS } from './search-body';
 import type { SearchState } from './search-events';
 
-/**
- * Criteria of the original service's Search resource that a record shows even when unset, as its
- * records do: `[]` for a list, `null` for a value. Only those this service reads (a name the
- * criteria library does not know would be refused when the record is sent back).
- */
-const UNSET_LISTS = ['propertyTypes', 'publisherTypes', 'expressions', 'geoShapes', 'excludedSites'];
-const UNSET_VALUES = [
-  'transactionType',
-  'bedroomMin',
-  'bedroomMax',
-  'roomMin',
-  'roomMax',
-  'budgetMin',
-  'budgetMax',
-  'surfaceMin',
-  'surfaceMax',
-  'landSurfaceMin',
-  'landSurfaceMax',
-  'pricePerMeterMin',
-  'pricePerMeterMax',
-  'advertPriceMin',
-  'advertPriceMax',
-  'furnished',
-  'withVirtualTour',
-  'withCoherentPrice',
-  'lat',
-  'lon',
-  'radius',
-  'geoAccuracy',
-];
+/** The criteria every record shows (see SEARCH_RECORD_LISTS), those this service reads, unset. */
 const unsetCriteria = (): Record<string, unknown> =>
   Object.fromEntries([
-    ...UNSET_LISTS.filter((name) => SEARCH_FIELDS.has(name)).map((name) => [name, []]),
-    ...UNSET_VALUES.filter((name) => SEARCH_FIELDS.has(name)).map((name) => [name, null]),
+    ...SEARCH_RECORD_LISTS.filter((name) => SEARCH_FIELDS.has(name)).map((name) => [name, []]),
+    ...SEARCH_RECORD_VALUES.filter((name) => SEARCH_FIELDS.has(name)).map((name) => [name, null]),
   ]);
 
 /**
  * The record the API answers (spec: Search resource): the fields as given, relations as objects,
- * times in UTC with `Z`; every field of the original's resource is there, unset ones empty. Numbers and lists keep the types the body had (the original service
- * showed `lat` as a string and `propertyTypes` as one integer; clients get what they sent).
+ * times in UTC with `Z`, and every field of the original's resource even when unset. Numbers and
+ * lists keep the types the body had (the original service showed `lat` as a string and
+ * `propertyTypes` as one integer; clients get what they sent).
  * `lastAlertAt` is kept by the matcher beside the search (see alert-records.ts).
  */
 export function searchRecordOf(state: SearchState, lastAlertAt: string | null = state.lastAlertAt): SearchRecord {

@@ -33,6 +33,37 @@ export interface SearchRelations {
   includedDepartments: DepartmentRelation[];
 }
 
+/**
+ * Criteria of the original service's Search resource that every record shows, set or not, as its
+ * records do: a list as `[]`, a value as `null` when unset. (A name the criteria library does not
+ * read is left out of the record: it would be refused when the record is sent back.)
+ */
+export const SEARCH_RECORD_LISTS = ['propertyTypes', 'publisherTypes', 'expressions', 'geoShapes', 'excludedSites'] as const;
+export const SEARCH_RECORD_VALUES = [
+  'transactionType',
+  'bedroomMin',
+  'bedroomMax',
+  'roomMin',
+  'roomMax',
+  'budgetMin',
+  'budgetMax',
+  'surfaceMin',
+  'surfaceMax',
+  'landSurfaceMin',
+  'landSurfaceMax',
+  'pricePerMeterMin',
+  'pricePerMeterMax',
+  'advertPriceMin',
+  'advertPriceMax',
+  'furnished',
+  'withVirtualTour',
+  'withCoherentPrice',
+  'lat',
+  'lon',
+  'radius',
+  'geoAccuracy',
+] as const;
+
 export type SearchRecord = Record<string, unknown> & {
   '@context': '/contexts/Search';
   '@id': string;
