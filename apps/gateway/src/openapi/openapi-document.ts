@@ -105,7 +105,8 @@ function standardErrors(op: OperationSpec, hasQuery: boolean): Record<string, Re
   if (op.body) {
     errors['400'] ??= { description: 'Invalid body; `violations` names each bad field' };
     errors['413'] = { description: 'Body over the size limit' };
-    errors['415'] = { description: 'Body of a media type the gateway does not read (send `application/json`)' };
+    const types = (op.body.contentTypes ?? [JSON_CONTENT]).map((type) => `\`${type}\``).join(' or ');
+    errors['415'] = { description: `Body of a media type the gateway does not read (send ${types})` };
   }
   if (!op.public) {
     errors['401'] = { description: 'Missing, unknown or revoked `X-API-KEY`' };
