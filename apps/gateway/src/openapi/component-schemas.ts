@@ -516,6 +516,9 @@ const searchRecordProperties: Record<string, JsonSchema> = Object.fromEntries(
 const ALWAYS_SHOWN = [
   ...[...SEARCH_RECORD_LISTS, ...SEARCH_RECORD_VALUES].filter((name) => name in searchInputProperties),
   'title',
+  'transactionType',
+  'propertyTypes',
+  'withCoherentPrice',
   'includedCities',
   'excludedCities',
   'includedDepartments',

@@ -225,12 +225,12 @@ describe('OpenAPI document', () => {
   it('says which fields of a stored search are always present, null when unset', () => {
     const search = COMPONENT_SCHEMAS['Search'] as { required: string[] };
     expect(search.required).toEqual(
-      expect.arrayContaining(['budgetMax', 'roomMin', 'publisherTypes', 'expressions', 'endpointRecipient', 'includedZipcodesInsee', 'initiatedFromDashboard', 'lastAlertAt']),
+      expect.arrayContaining(['transactionType', 'propertyTypes', 'withCoherentPrice', 'budgetMax', 'roomMin', 'publisherTypes', 'expressions', 'endpointRecipient', 'includedZipcodesInsee', 'initiatedFromDashboard', 'lastAlertAt']),
     );
     expect(search.required).not.toContain('platformOrigin');
     const property = (name: string) => JSON.stringify((COMPONENT_SCHEMAS['Search'] as { properties: Record<string, unknown> }).properties[name]);
     for (const name of ['budgetMax', 'roomMin', 'lat', 'endpointRecipient', 'lastAlertAt']) expect([name, property(name)]).toEqual([name, expect.stringContaining('"null"')]);
-    for (const name of ['title', 'publisherTypes', 'notificationEnabled']) expect([name, property(name)]).toEqual([name, expect.not.stringContaining('"null"')]);
+    for (const name of ['title', 'transactionType', 'propertyTypes', 'withCoherentPrice', 'publisherTypes', 'notificationEnabled']) expect([name, property(name)]).toEqual([name, expect.not.stringContaining('"null"')]);
   });
 
   it('holds the webhooks: the Match payload and one Event payload per kind, signed per Standard Webhooks', () => {

@@ -34,13 +34,13 @@ export interface SearchRelations {
 }
 
 /**
- * Criteria of the original service's Search resource that every record shows, set or not, as its
- * records do: a list as `[]`, a value as `null` when unset. (A name the criteria library does not
- * read is left out of the record: it would be refused when the record is sent back.)
+ * Optional criteria of the original service's Search resource that every record shows, set or
+ * not, as its records do: a list as `[]`, a value as `null` when unset. (A name the criteria
+ * library does not read is left out of the record: it would be refused when the record is sent
+ * back.) `transactionType`, `propertyTypes` and `withCoherentPrice` are always set.
  */
-export const SEARCH_RECORD_LISTS = ['propertyTypes', 'publisherTypes', 'expressions', 'geoShapes', 'excludedSites'] as const;
+export const SEARCH_RECORD_LISTS = ['publisherTypes', 'expressions', 'geoShapes', 'excludedSites'] as const;
 export const SEARCH_RECORD_VALUES = [
-  'transactionType',
   'bedroomMin',
   'bedroomMax',
   'roomMin',
@@ -57,7 +57,6 @@ export const SEARCH_RECORD_VALUES = [
   'advertPriceMax',
   'furnished',
   'withVirtualTour',
-  'withCoherentPrice',
   'lat',
   'lon',
   'radius',
