@@ -23,7 +23,7 @@ const REQUIRED_CRITERIA = ['transactionType', 'propertyTypes'] as const;
 const NOTIFICATION_FIELDS = ['notificationEnabled', 'endpointRecipient', 'eventEndpoint', 'subscribedEvents', 'notificationRecipient'] as const;
 const OTHER_FIELDS = ['title', 'hidePropertyContact'] as const;
 /** The original service's own Search fields, which no property filter is named after. */
-export const ORIGINAL_SEARCH_FIELDS = ['includedZipcodesInsee', 'initiatedFromDashboard'] as const;
+const ORIGINAL_SEARCH_FIELDS = ['includedZipcodesInsee', 'initiatedFromDashboard'] as const;
 export const SEARCH_FIELDS = new Set<string>([...CRITERIA_FIELDS, ...NOTIFICATION_FIELDS, ...OTHER_FIELDS, ...ORIGINAL_SEARCH_FIELDS]);
 
 /** Relations given as IRIs (or as the objects a stored record holds): the criteria read their ids. */

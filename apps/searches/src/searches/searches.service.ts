@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { rpcErrors, type Caller, type MatchesPage, type SearchUpdateMerge, type NotificationState, type SearchesPage, type SearchRecord, type SearchRelations, type Violation } from '@immo/contracts';
+import { rpcErrors, type Caller, type MatchesPage, type NotificationState, type SearchesPage, type SearchRecord, type SearchRelations, type SearchUpdateMerge, type Violation } from '@immo/contracts';
 import { WrongExpectedVersionError, type EventStore } from '@immo/event-store';
 import { nameBasedUuid } from '@immo/runtime';
 import { KeyedSerializer, resolvedTargetViolation, type PrivateTargetsAllowed } from '@immo/service-kit';
