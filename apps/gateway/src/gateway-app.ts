@@ -9,6 +9,7 @@ import { RequestAuthenticator } from './auth/request-authenticator';
 import { installBodyDepthLimit } from './http/body-depth';
 import { bodyLimits, installRouteBodyLimits } from './http/body-limits';
 import { gatewayFastifyOptions } from './http/http-server-options';
+import { installMergePatchBodyParser } from './http/merge-patch-body';
 import { stampRoutePolicies } from './http/route-policy';
 import { installRequestTelemetry } from './telemetry/request-telemetry';
 
@@ -38,6 +39,7 @@ export async function createGatewayApp(config: GatewayConfig, nats: NatsConnecti
   installRequestTelemetry(fastify, options.accessLog);
   installRouteBodyLimits(fastify, bodyLimits(config.BODY_LIMIT_BYTES));
   installBodyDepthLimit(fastify);
+  installMergePatchBodyParser(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, options.nest);
   app.enableCors(CORS_OPTIONS);
   authenticateBeforeBody(fastify, app.get(RequestAuthenticator));

@@ -96,8 +96,8 @@ export class SearchesController {
 
   @MessagePattern(SEARCHES_SUBJECTS.updateSearch)
   updateSearch(@Payload() payload: unknown) {
-    const { caller, id, body, platformOrigin } = parseRpcPayload(updateSearchRequestSchema, payload);
-    return answered(() => this.searches.update(caller, id, body, platformOrigin ?? null));
+    const { caller, id, body, platformOrigin, merge } = parseRpcPayload(updateSearchRequestSchema, payload);
+    return answered(() => this.searches.update(caller, id, body, platformOrigin ?? null, merge));
   }
 
   @MessagePattern(SEARCHES_SUBJECTS.deleteSearch)

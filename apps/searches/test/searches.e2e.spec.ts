@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { CreatedAccount, IssuedKey, SearchRecord } from '@immo/contracts';
 import { ROOT, startStackFixture, type StackFixture } from '@immo/stack';
 import { asParisTime, freePort } from '@immo/testing';
+import { z } from 'zod';
 
 type Collection<T> = { 'hydra:member': T[]; 'hydra:totalItems': number; 'hydra:view': Record<string, string> };
 type Problem = { status: number; detail?: string; violations?: { propertyPath: string; message: string }[] };
@@ -205,24 +206,149 @@ describe('accounts, keys and saved searches through the gateway', () => {
       expect((await fixture.get(path, as(alice))).status).toBe(200);
     });
 
-    it('updates by full replacement (POST and PUT), keeping identity, token and creation time', async () => {
+    it('updates with PUT and POST as the original service does: the fields sent replace the stored ones, those left out keep their values', async () => {
       const path = `/searches/${aliceSearch.id}`;
-      const posted = await fixture.send('POST', path, { title: 'T3 Lyon, budget revu', transactionType: 0, propertyTypes: [0, 1], budgetMax: 450_000 }, as(alice));
-      expect(posted.status).toBe(200);
-      const record = posted.body as SearchRecord;
-      expect(record).toMatchObject({ id: aliceSearch.id, token: aliceSearch.token, createdAt: aliceSearch.createdAt, title: 'T3 Lyon, budget revu', notificationEnabled: false });
-      expect(record['includedCities']).toEqual([]);
-      expect(record['endpointRecipient']).toBeNull();
-      // A client sends back what it read (objects for relations, server-written fields): accepted.
-      const roundTrip = await fixture.send('PUT', path, aliceSearch, as(alice));
-      expect(roundTrip.status).toBe(200);
-      for (const field of ['includedCities', 'includedDepartments', 'includedSiteCategories', 'budgetMax', 'endpointRecipient']) {
-        expect((roundTrip.body as SearchRecord)[field]).toEqual(aliceSearch[field]);
-      }
-      const put = await fixture.send('PUT', path, { ...record, title: 'Remis comme lu' }, as(alice));
+      const before = (await fixture.get(path, as(alice))).body as SearchRecord;
+      const put = await fixture.send('PUT', path, { title: 'T3 Lyon, budget revu', transactionType: 0, propertyTypes: [0, 1] }, as(alice));
       expect(put.status).toBe(200);
-      expect((put.body as SearchRecord).title).toBe('Remis comme lu');
-      expect(((await fixture.get(path, as(alice))).body as SearchRecord).title).toBe('Remis comme lu');
+      expect(put.body).toEqual({ ...before, title: 'T3 Lyon, budget revu', propertyTypes: [0, 1], updatedAt: expect.any(String) });
+      // Notifications stay on, with their endpoints.
+      expect(put.body).toMatchObject({ notificationEnabled: true, endpointRecipient: 'https://hooks.test/matches', subscribedEvents: ['ad.update.price'] });
+      const posted = await fixture.send('POST', path, { budgetMax: 450_000, endpointRecipient: null }, as(alice));
+      expect(posted.status).toBe(200);
+      expect(posted.body).toEqual({ ...(put.body as SearchRecord), budgetMax: 450_000, endpointRecipient: null, updatedAt: expect.any(String) });
+      // A client sends back what it read (objects for relations, server-written fields): accepted, and nothing changes.
+      const roundTrip = await fixture.send('PUT', path, before, as(alice));
+      expect(roundTrip.status).toBe(200);
+      expect(roundTrip.body).toEqual({ ...before, updatedAt: expect.any(String) });
+      expect((await fixture.get(path, as(alice))).body).toEqual(roundTrip.body);
+      expect(before).toMatchObject({ id: aliceSearch.id, token: aliceSearch.token, createdAt: aliceSearch.createdAt });
+    });
+
+    it('PATCH merges a JSON merge patch: one field changes and every other stays, null resets a field to its default', async () => {
+      const path = `/searches/${aliceSearch.id}`;
+      const before = (await fixture.get(path, as(alice))).body as SearchRecord;
+      const patched = await fixture.send('PATCH', path, { notificationEnabled: false }, { ...as(alice), 'content-type': 'application/merge-patch+json' });
+      expect(patched.status).toBe(200);
+      expect(patched.body).toEqual({ ...before, notificationEnabled: false, updatedAt: expect.any(String) });
+      expect((await fixture.get(path, as(alice))).body).toEqual(patched.body);
+
+      const reset = await fixture.send('PATCH', path, { budgetMax: null, withCoherentPrice: null, subscribedEvents: null, notificationEnabled: true }, as(alice));
+      expect(reset.status).toBe(200);
+      expect(reset.body).toEqual({ ...before, budgetMax: null, withCoherentPrice: true, subscribedEvents: [], updatedAt: expect.any(String) });
+    });
+
+    it('PATCH refuses a merged search that is not valid (400 naming the fields) and changes nothing', async () => {
+      const path = `/searches/${aliceSearch.id}`;
+      const before = (await fixture.get(path, as(alice))).body as SearchRecord;
+      const patch = { ...as(alice), 'content-type': 'application/merge-patch+json' };
+      const inverted = await fixture.send('PATCH', path, { budgetMax: 100_000, budgetMin: 900_000, notificationEnabled: false }, patch);
+      expect(inverted.status).toBe(400);
+      expect((inverted.body as Problem).violations?.map((v) => v.propertyPath)).toEqual(expect.arrayContaining(['budgetMin']));
+      const untitled = await fixture.send('PATCH', path, { title: null, colour: 'blue' }, patch);
+      expect(untitled.status).toBe(400);
+      expect((untitled.body as Problem).violations?.map((v) => v.propertyPath).sort()).toEqual(['colour', 'title']);
+      const notAnObject = await fixture.send('PATCH', path, [{ title: 'x' }], patch);
+      expect(notAnObject.status).toBe(400);
+      expect((notAnObject.body as Problem).violations?.map((v) => v.propertyPath)).toEqual(['(root)']);
+      expect((await fixture.get(path, as(alice))).body).toEqual(before);
+    });
+
+    it('PATCH answers 404 for an unknown search and for another account’s, 400 for a bad id, 415 for a body it does not read', async () => {
+      const patch = (path: string, account: { apiKey: string }, type = 'application/merge-patch+json') =>
+        fixture.send('PATCH', path, { notificationEnabled: false }, { ...as(account), 'content-type': type });
+      expect((await patch('/searches/5f0c1f9e-8a47-4d0b-9a43-3f2d0c1e7b11', alice)).status).toBe(404);
+      expect((await patch(`/searches/${aliceSearch.id}`, bob)).status).toBe(404);
+      expect((await patch('/searches/not-a-uuid', alice)).status).toBe(400);
+      expect((await patch(`/searches/${aliceSearch.id}`, alice, 'application/xml')).status).toBe(415);
+      expect((await patch(`/searches/${aliceSearch.id}`, alice, 'application/json')).status).toBe(200);
+      expect((await fixture.send('PATCH', `/searches/${aliceSearch.id}`, { notificationEnabled: true }, as(alice))).status).toBe(200);
+      const badJson = await fixture.send('PATCH', `/searches/${aliceSearch.id}`, '{"title": ', { ...as(alice), 'content-type': 'application/merge-patch+json' });
+      expect(badJson.status).toBe(400);
+      expect(((await fixture.get(`/searches/${aliceSearch.id}`, as(alice))).body as SearchRecord).notificationEnabled).toBe(true);
+    });
+
+    it('keeps both of two updates made at once', async () => {
+      const created = (await fixture.send('POST', '/searches', { title: 'à deux mains', transactionType: 0, propertyTypes: [0] }, as(bob))).body as SearchRecord;
+      const path = `/searches/${created.id}`;
+      const updates = [{ budgetMax: 300_000 }, { surfaceMin: 30 }, { roomMin: 2 }, { notificationRecipient: 'bob@example.com' }];
+      const answers = await Promise.all(updates.map((update) => fixture.send('PATCH', path, update, as(bob))));
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+      expect((await fixture.get(path, as(bob))).body).toMatchObject(Object.assign({}, ...updates) as Record<string, unknown>);
+      await fetch(`${fixture.stack.baseUrl}${path}`, { method: 'DELETE', headers: as(bob) });
+    });
+
+    it('shows every field of the Search resource, [] or null when unset, as the served OpenAPI description says', async () => {
+      const created = await fixture.send('POST', '/searches', { title: 'le minimum', transactionType: 0, propertyTypes: [1] }, as(bob));
+      expect(created.status).toBe(201);
+      const record = created.body as SearchRecord;
+      expect(record).toMatchObject({
+        publisherTypes: [],
+        expressions: [],
+        includedCities: [],
+        includedZipcodesInsee: [],
+        subscribedEvents: [],
+        bedroomMin: null,
+        roomMin: null,
+        budgetMin: null,
+        budgetMax: null,
+        surfaceMin: null,
+        landSurfaceMax: null,
+        pricePerMeterMin: null,
+        furnished: null,
+        withVirtualTour: null,
+        withCoherentPrice: true,
+        lat: null,
+        lon: null,
+        radius: null,
+        hidePropertyContact: null,
+        initiatedFromDashboard: false,
+        notificationEnabled: false,
+        endpointRecipient: null,
+        eventEndpoint: null,
+        notificationRecipient: null,
+        lastAlertAt: null,
+      });
+      const document = (await fixture.get('/docs/openapi.json', {})).body as { components: { schemas: Record<string, { required: string[] }> } };
+      const searchSchema = document.components.schemas['Search'] as { required: string[] };
+      expect(Object.keys(record).filter((name) => !searchSchema.required.includes(name))).toEqual([]);
+      const defs = JSON.parse(JSON.stringify(document.components.schemas).replaceAll('#/components/schemas/', '#/$defs/')) as Record<string, unknown>;
+      const schema = z.fromJSONSchema({ $ref: '#/$defs/Search', $defs: defs } as Parameters<typeof z.fromJSONSchema>[0]);
+      expect(schema.safeParse(record).error?.issues).toBeUndefined();
+      expect(schema.safeParse((await fixture.get(`/searches/${aliceSearch.id}`, as(alice))).body).error?.issues).toBeUndefined();
+      // What a client reads, it may send back as it is.
+      expect((await fixture.send('PUT', `/searches/${record.id}`, record, as(bob))).status).toBe(200);
+      await fetch(`${fixture.stack.baseUrl}/searches/${record.id}`, { method: 'DELETE', headers: as(bob) });
+    });
+
+    it("stores the original service's includedZipcodesInsee (selecting as includedInseeCodes) and initiatedFromDashboard, and lists by the latter", async () => {
+      const frank = (await fixture.send('POST', '/admin/accounts', { name: 'Frank' }, admin)).body as CreatedAccount;
+      const fromDashboard = await fixture.send(
+        'POST',
+        '/searches',
+        { title: 'Bordeaux, depuis le tableau de bord', transactionType: 0, propertyTypes: [0, 1], includedZipcodesInsee: ['33063'], initiatedFromDashboard: true },
+        as(frank),
+      );
+      expect(fromDashboard.status).toBe(201);
+      expect(fromDashboard.body).toMatchObject({ includedZipcodesInsee: ['33063'], initiatedFromDashboard: true });
+      const byApi = (await fixture.send('POST', '/searches', { title: 'par API', transactionType: 0, propertyTypes: [0] }, as(frank))).body as SearchRecord;
+      const id = (fromDashboard.body as SearchRecord).id;
+      const titles = async (query: string) => ((await fixture.get(`/searches?${query}`, as(frank))).body as Collection<SearchRecord>)['hydra:member'].map((s) => s.title);
+      expect(await titles('initiatedFromDashboard=true')).toEqual(['Bordeaux, depuis le tableau de bord']);
+      expect(await titles('initiatedFromDashboard=false')).toEqual([byApi.title]);
+      expect((await fixture.get('/searches?initiatedFromDashboard=true', as(frank))).headers.get('x-ignored-parameters')).toBeNull();
+      expect((await fixture.get('/searches?initiatedFromDashboard=maybe', as(frank))).status).toBe(400);
+
+      const saved = (await fixture.get(`/searches/${id}/properties?itemsPerPage=30`, as(frank))).body as Collection<{ uuid: string; city: { insee: string } }>;
+      const direct = (await fixture.get('/documents/properties?transactionType=0&propertyTypes[]=0&propertyTypes[]=1&includedInseeCodes[]=33063&itemsPerPage=30', as(frank)))
+        .body as Collection<{ uuid: string }>;
+      expect(saved['hydra:totalItems']).toBeGreaterThan(0);
+      expect(saved['hydra:member'].map((p) => p.uuid)).toEqual(direct['hydra:member'].map((p) => p.uuid));
+      expect(saved['hydra:totalItems']).toBe(direct['hydra:totalItems']);
+
+      const bad = await fixture.send('PATCH', `/searches/${id}`, { includedZipcodesInsee: ['3306'], initiatedFromDashboard: 'yes' }, as(frank));
+      expect(bad.status).toBe(400);
+      expect((bad.body as Problem).violations?.map((v) => v.propertyPath).sort()).toEqual(['includedZipcodesInsee[0]', 'initiatedFromDashboard']);
     });
 
     it('lists the caller\'s searches with the title and notification filters, title order and ignored parameters named', async () => {
@@ -351,7 +477,11 @@ describe('accounts, keys and saved searches through the gateway', () => {
     });
 
     it('keeps searches and accounts across a kill -9 and restart of the searches service', async () => {
-      const kept = (await fixture.send('POST', '/searches', { title: 'survit au redémarrage', transactionType: 1, propertyTypes: [1] }, as(bob))).body as SearchRecord;
+      const created = (await fixture.send('POST', '/searches', { title: 'survit au redémarrage', transactionType: 1, propertyTypes: [1] }, as(bob))).body as SearchRecord;
+      const patched = await fixture.send('PATCH', `/searches/${created.id}`, { budgetMax: 1_500, initiatedFromDashboard: true }, { ...as(bob), 'content-type': 'application/merge-patch+json' });
+      expect(patched.status).toBe(200);
+      const kept = patched.body as SearchRecord;
+      expect(kept).toMatchObject({ budgetMax: 1_500, initiatedFromDashboard: true });
       await fixture.stack.killApp('searches');
       await fixture.stack.restartApp('searches');
       const erin = (await (async () => {

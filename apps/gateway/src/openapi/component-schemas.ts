@@ -13,6 +13,8 @@ import {
   NOTIFICATION_KINDS,
   PROPERTY_TYPES,
   PUBLISHER_TYPES,
+  SEARCH_RECORD_LISTS,
+  SEARCH_RECORD_VALUES,
   TRANSACTION_TYPES,
   advertSnapshotSchema,
   advertWebhookEventSchema,
@@ -458,25 +460,44 @@ const WEBHOOK_URL: JsonSchema = {
   description: 'https:// URL that neither names nor resolves to a private, loopback, link-local, CGNAT, multicast or unique-local address',
 };
 
+const SEARCH_CRITERIA = searchCriteriaProperties();
+
+const searchInputProperties: Record<string, JsonSchema> = {
+  title: { type: 'string', minLength: 1, maxLength: 200 },
+  ...SEARCH_CRITERIA,
+  includedZipcodesInsee: {
+    ...SEARCH_CRITERIA['includedInseeCodes'],
+    description:
+      "Commune INSEE codes (the original service's field), selecting as `includedInseeCodes` does: a property in one of these communes, " +
+      'in union with the other included places. A single value counts as a one-item list.',
+  },
+  initiatedFromDashboard: { type: 'boolean', default: false, description: 'Whether the search was made from a dashboard (stored, and a filter of `GET /searches`)' },
+  notificationEnabled: { type: 'boolean', default: false, description: 'Needs `endpointRecipient` or `eventEndpoint`' },
+  endpointRecipient: nullable({ ...WEBHOOK_URL, description: `Receives each new Match (webhook \`match\`). ${String(WEBHOOK_URL['description'])}` }),
+  eventEndpoint: nullable({ ...WEBHOOK_URL, description: `Receives the advert events of \`subscribedEvents\`. ${String(WEBHOOK_URL['description'])}` }),
+  subscribedEvents: arrayOf({ type: 'string', enum: [...ADVERT_WEBHOOK_KINDS] }, 'Event kinds sent to `eventEndpoint`'),
+  notificationRecipient: nullable({ type: 'string', format: 'email', maxLength: 254 }),
+  hidePropertyContact: nullable({ type: 'boolean', description: "Removes the adverts' contact from every webhook payload" }),
+};
+
 const searchInput: JsonSchema = {
   type: 'object',
   description:
     'A saved search: its criteria (any filter of `GET /documents/properties` but paging and order, validated the same way) and ' +
     'its notifications. Unknown fields are refused (400 naming them); the fields the server writes (`@id`, `token`, `createdAt`…) ' +
-    'may be sent back and are ignored. Updates replace every field. At most 64 KiB.',
+    'may be sent back and are ignored. An update keeps the stored value of every field it leaves out; `null` resets a field. At most 64 KiB.',
   required: ['title', 'transactionType', 'propertyTypes'],
-  properties: {
-    title: { type: 'string', minLength: 1, maxLength: 200 },
-    ...searchCriteriaProperties(),
-    notificationEnabled: { type: 'boolean', default: false, description: 'Needs `endpointRecipient` or `eventEndpoint`' },
-    endpointRecipient: nullable({ ...WEBHOOK_URL, description: `Receives each new Match (webhook \`match\`). ${String(WEBHOOK_URL['description'])}` }),
-    eventEndpoint: nullable({ ...WEBHOOK_URL, description: `Receives the advert events of \`subscribedEvents\`. ${String(WEBHOOK_URL['description'])}` }),
-    subscribedEvents: arrayOf({ type: 'string', enum: [...ADVERT_WEBHOOK_KINDS] }, 'Event kinds sent to `eventEndpoint`'),
-    notificationRecipient: nullable({ type: 'string', format: 'email', maxLength: 254 }),
-    hidePropertyContact: nullable({ type: 'boolean', description: "Removes the adverts' contact from every webhook payload" }),
-  },
+  properties: searchInputProperties,
 };
 
+/** A JSON merge patch of a Search (RFC 7396): any field, `null` to reset one to its default. */
+const searchPatch: JsonSchema = {
+  type: 'object',
+  description:
+    'Fields to change: each one given replaces the stored value (an object merges into the stored object), `null` resets it to its default, ' +
+    'a field left out keeps its value. The merged search must be valid as a whole.',
+  properties: Object.fromEntries(Object.entries(searchInputProperties).map(([name, schema]) => [name, nullable(schema)])),
+};
 const cityRelation = objectSchema<CityRelation>({
   ...jsonLd('/contexts/City', 'City', '/cities/75056'),
   article: STRING,
@@ -502,32 +523,54 @@ const siteCategoryRelation = objectSchema<SiteCategoryRelation>(
   { optional: ['@context'], description: 'A category of the sites adverts come from; `@context` is absent in a collection' },
 );
 
+/** What a stored search shows of each field sent; criteria of the original's resource show unset as `[]` or `null`. */
+const searchRecordProperties: Record<string, JsonSchema> = Object.fromEntries(
+  Object.entries(searchInputProperties).map(([name, schema]) => [name, (SEARCH_RECORD_VALUES as readonly string[]).includes(name) ? nullable(schema) : schema]),
+);
+/** The fields every stored search shows, set or not (see `SEARCH_RECORD_LISTS`). */
+const ALWAYS_SHOWN = [
+  ...[...SEARCH_RECORD_LISTS, ...SEARCH_RECORD_VALUES].filter((name) => name in searchInputProperties),
+  'title',
+  'transactionType',
+  'propertyTypes',
+  'withCoherentPrice',
+  'includedCities',
+  'excludedCities',
+  'includedDepartments',
+  'includedSiteCategories',
+  'excludedSiteCategories',
+  'includedZipcodesInsee',
+  'initiatedFromDashboard',
+  'hidePropertyContact',
+  'notificationEnabled',
+  'endpointRecipient',
+  'eventEndpoint',
+  'subscribedEvents',
+  'notificationRecipient',
+];
+
 const search: JsonSchema = {
+  type: 'object',
   description:
     'A stored search: the fields as they were sent (numbers and lists keep the types they were sent with), relations as ' +
-    'objects, and what the server writes.',
-  allOf: [
-    ref('SearchInput'),
-    {
-      type: 'object',
-      required: ['@context', '@id', '@type', 'id', 'notificationEnabled', 'createdAt', 'updatedAt', 'lastAlertAt', 'token', 'user'],
-      properties: {
-        ...jsonLd('/contexts/Search', 'Search', '/searches/5f0c1f9e-8a47-4d0b-9a43-3f2d0c1e7b11'),
-        id: UUID,
-        includedCities: arrayOf(ref('CityRelation')),
-        excludedCities: arrayOf(ref('CityRelation')),
-        includedDepartments: arrayOf(ref('DepartmentRelation')),
-        includedSiteCategories: arrayOf(ref('SiteCategoryRelation')),
-        excludedSiteCategories: arrayOf(ref('SiteCategoryRelation')),
-        createdAt: DATE_TIME,
-        updatedAt: DATE_TIME,
-        lastAlertAt: { ...nullable(DATE_TIME), description: 'When the search last notified (Paris time)' },
-        token: { type: 'string', description: 'Authorises `POST /public/search/disable-notifications` (the unsubscribe link)' },
-        user: { type: 'string', examples: ['/users/5f0c1f9e-8a47-4d0b-9a43-3f2d0c1e7b11'] },
-        platformOrigin: { type: 'string', description: 'The `platformorigin` request header of the last write, when one was sent' },
-      },
-    },
-  ],
+    "objects, and what the server writes. Every field of the original service's Search resource is present: `[]` or `null` when unset.",
+  required: ['@context', '@id', '@type', 'id', ...ALWAYS_SHOWN, 'createdAt', 'updatedAt', 'lastAlertAt', 'token', 'user'],
+  properties: {
+    ...jsonLd('/contexts/Search', 'Search', '/searches/5f0c1f9e-8a47-4d0b-9a43-3f2d0c1e7b11'),
+    id: UUID,
+    ...searchRecordProperties,
+    includedCities: arrayOf(ref('CityRelation')),
+    excludedCities: arrayOf(ref('CityRelation')),
+    includedDepartments: arrayOf(ref('DepartmentRelation')),
+    includedSiteCategories: arrayOf(ref('SiteCategoryRelation')),
+    excludedSiteCategories: arrayOf(ref('SiteCategoryRelation')),
+    createdAt: DATE_TIME,
+    updatedAt: DATE_TIME,
+    lastAlertAt: { ...nullable(DATE_TIME), description: 'When the search last notified (Paris time)' },
+    token: { type: 'string', description: 'Authorises `POST /public/search/disable-notifications` (the unsubscribe link)' },
+    user: { type: 'string', examples: ['/users/5f0c1f9e-8a47-4d0b-9a43-3f2d0c1e7b11'] },
+    platformOrigin: { type: 'string', description: 'The `platformorigin` request header of the last write, when one was sent' },
+  },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -742,6 +785,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   Problem: problem,
   Violation: fromZod(violationSchema),
   SearchInput: searchInput,
+  SearchPatch: searchPatch,
   Search: search,
   CityRelation: cityRelation,
   DepartmentRelation: departmentRelation,

@@ -47,7 +47,7 @@ describe('docs page in headless Chromium', () => {
     const operations = Object.values(document.paths).reduce((count, methods) => count + Object.keys(methods).length, 0) + Object.keys(document.webhooks).length;
 
     expect(dom).toContain('Property listings search and alerts');
-    expect(dom.match(/class="opblock opblock-(get|post|put|delete)/g)).toHaveLength(operations);
+    expect(dom.match(/class="opblock opblock-(get|post|put|patch|delete)/g)).toHaveLength(operations);
     const rendered = new Set([...dom.matchAll(/data-path="([^"]+)"/g)].map((match) => match[1]!.replaceAll('&amp;', '&')));
     expect([...rendered].sort()).toEqual([...Object.keys(document.paths), ...Object.keys(document.webhooks)].sort());
     expect(log.split('\n').filter((line) => /:CONSOLE|Refused to|Content Security Policy/i.test(line))).toEqual([]);

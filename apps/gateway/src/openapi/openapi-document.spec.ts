@@ -214,6 +214,25 @@ describe('OpenAPI document', () => {
     expect(componentSchema('SearchInput').safeParse({ ...SEARCH_EXAMPLE, propertyTypes: [9] }).success).toBe(false);
   });
 
+  it('describes PATCH of a search as a JSON merge patch, in either media type, where null resets a field', () => {
+    const content = document.paths['/searches/{id}']!['patch']!.requestBody!.content;
+    expect(Object.keys(content).sort()).toEqual(['application/json', 'application/merge-patch+json']);
+    expect(content['application/merge-patch+json']!.schema).toEqual({ $ref: '#/components/schemas/SearchPatch' });
+    expect(componentSchema('SearchPatch').safeParse({ notificationEnabled: false, endpointRecipient: null, budgetMax: null }).error?.issues).toBeUndefined();
+    expect(componentSchema('SearchPatch').safeParse({ notificationEnabled: 'off' }).success).toBe(false);
+  });
+
+  it('says which fields of a stored search are always present, null when unset', () => {
+    const search = COMPONENT_SCHEMAS['Search'] as { required: string[] };
+    expect(search.required).toEqual(
+      expect.arrayContaining(['transactionType', 'propertyTypes', 'withCoherentPrice', 'budgetMax', 'roomMin', 'publisherTypes', 'expressions', 'endpointRecipient', 'includedZipcodesInsee', 'initiatedFromDashboard', 'lastAlertAt']),
+    );
+    expect(search.required).not.toContain('platformOrigin');
+    const property = (name: string) => JSON.stringify((COMPONENT_SCHEMAS['Search'] as { properties: Record<string, unknown> }).properties[name]);
+    for (const name of ['budgetMax', 'roomMin', 'lat', 'endpointRecipient', 'lastAlertAt']) expect([name, property(name)]).toEqual([name, expect.stringContaining('"null"')]);
+    for (const name of ['title', 'transactionType', 'propertyTypes', 'withCoherentPrice', 'publisherTypes', 'notificationEnabled']) expect([name, property(name)]).toEqual([name, expect.not.stringContaining('"null"')]);
+  });
+
   it('holds the webhooks: the Match payload and one Event payload per kind, signed per Standard Webhooks', () => {
     expect(Object.keys(document.webhooks).sort()).toEqual(['match', ...ADVERT_WEBHOOK_KINDS].sort());
     for (const [name, { post }] of Object.entries(document.webhooks)) {

@@ -39,7 +39,7 @@ export interface ResponseSpec {
 }
 
 export interface OperationSpec {
-  method: 'get' | 'post' | 'put' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   summary: string;
   description?: string;
@@ -53,7 +53,8 @@ export interface OperationSpec {
   pathParams?: Record<string, ParameterSpec>;
   /** Request headers the route reads, beyond the key and the request id. */
   headers?: Record<string, ParameterSpec>;
-  body?: { description: string; schema: JsonSchema; example?: unknown };
+  /** `contentTypes`: the media types the body may be sent as; `application/json` unless given. */
+  body?: { description: string; schema: JsonSchema; example?: unknown; contentTypes?: string[] };
   /** By status: the description, or the whole response. */
   responses: Record<string, string | ResponseSpec>;
   /** Reachable without X-API-KEY (health, docs, the unsubscribe link). */
@@ -104,7 +105,8 @@ function standardErrors(op: OperationSpec, hasQuery: boolean): Record<string, Re
   if (op.body) {
     errors['400'] ??= { description: 'Invalid body; `violations` names each bad field' };
     errors['413'] = { description: 'Body over the size limit' };
-    errors['415'] = { description: 'Body of a media type the gateway does not read (send `application/json`)' };
+    const types = (op.body.contentTypes ?? [JSON_CONTENT]).map((type) => `\`${type}\``).join(' or ');
+    errors['415'] = { description: `Body of a media type the gateway does not read (send ${types})` };
   }
   if (!op.public) {
     errors['401'] = { description: 'Missing, unknown or revoked `X-API-KEY`' };
@@ -213,17 +215,14 @@ function operation(op: OperationSpec): Record<string, unknown> {
     operationId: operationId(op),
     ...(op.public ? { security: [] } : {}),
     parameters,
-    ...(op.body
-      ? {
-          requestBody: {
-            required: true,
-            description: op.body.description,
-            content: { [JSON_CONTENT]: { schema: op.body.schema, ...(op.body.example !== undefined ? { example: op.body.example } : {}) } },
-          },
-        }
-      : {}),
+    ...(op.body ? { requestBody: requestBody(op.body) } : {}),
     responses,
   };
+}
+
+function requestBody(body: NonNullable<OperationSpec['body']>): Record<string, unknown> {
+  const media = { schema: body.schema, ...(body.example !== undefined ? { example: body.example } : {}) };
+  return { required: true, description: body.description, content: Object.fromEntries((body.contentTypes ?? [JSON_CONTENT]).map((type) => [type, media])) };
 }
 
 /** `GET /searches/:id/deliveries` → `getSearchesIdDeliveries`: stable names for client generators. */

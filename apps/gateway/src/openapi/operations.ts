@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ADVERT_WEBHOOK_KINDS, MAX_INGEST_BATCH, MAX_POI_RADIUS_KM } from '@immo/contracts';
 import { DEFAULT_ITEMS_PER_PAGE, DEFAULT_ORDER, MAX_ITEMS_PER_PAGE, SIMILARITY, describeParameters } from '@immo/property-criteria';
+import { MERGE_PATCH_CONTENT_TYPE } from '../http/merge-patch-body';
 import { IGNORED_PARAMETERS_HEADER } from '../listings/property-pages';
 import { matchesQuerySchema, matchQuerySchema } from '../alerts/matches-query-schema';
 import { autocompleteQuerySchema, citiesQuerySchema, departmentCitiesQuerySchema, departmentsQuerySchema, pointsOfInterestQuerySchema } from '../geo/geo-query-schemas';
@@ -47,6 +48,17 @@ export const SEARCH_EXAMPLE = {
   endpointRecipient: 'https://alerts.example.com/webhooks/matches',
   eventEndpoint: 'https://alerts.example.com/webhooks/events',
   subscribedEvents: ['ad.update.price', 'ad.update.expired'],
+};
+
+const SEARCH_UPDATE_TEXT =
+  'The fields sent are laid over the stored search and the result is validated as a whole, as a creation is: a refused update ' +
+  '(400 naming each bad field) changes nothing. Two updates at once both keep their fields (the second is laid over the first).';
+const SEARCH_UPDATE_RESPONSES = {
+  '200': { description: 'The updated Search', schema: ref('Search') },
+  '400': 'Invalid fields (of the merged search) or malformed UUID',
+  '404': 'Unknown search',
+  '409': 'The search kept changing while this update was made; read it again and retry',
+  '413': 'Body over 64 KiB',
 };
 
 /** `order[<field>]` of the property collection, as the criteria library describes it. */
@@ -354,6 +366,7 @@ export const API_OPERATIONS: OperationSpec[] = [
     summary: "The caller's saved searches, 30 a page, newest first",
     parameters: [
       { name: 'notificationEnabled', description: 'Only searches with notifications on (true) or off (false)', schema: { type: 'boolean' } },
+      { name: 'initiatedFromDashboard', description: 'Only searches whose `initiatedFromDashboard` is true, or false (unset counts as false)', schema: { type: 'boolean' } },
       { name: 'title', description: 'Case-insensitive part of the title', schema: { type: 'string' } },
       { name: 'order[title]', description: 'Order by title instead of creation', schema: { type: 'string', enum: ['asc', 'desc'] } },
       PAGE,
@@ -372,21 +385,41 @@ export const API_OPERATIONS: OperationSpec[] = [
     method: 'post',
     path: '/searches/:id',
     tag: 'searches',
-    summary: 'Replace every body field of a saved search (PUT does the same)',
+    summary: 'Update a saved search: each field sent replaces the stored one, a field left out keeps its value (PUT does the same)',
+    description: SEARCH_UPDATE_TEXT,
     pathParams: { id: SEARCH_ID },
     headers: PLATFORM_ORIGIN,
-    body: { description: 'A Search; every field is replaced', schema: ref('SearchInput'), example: SEARCH_EXAMPLE },
-    responses: { '200': { description: 'The updated Search', schema: ref('Search') }, '400': 'Invalid fields or malformed UUID', '404': 'Unknown search', '413': 'Body over 64 KiB' },
+    body: { description: 'Search fields; those left out keep their stored values, `null` resets one', schema: ref('SearchInput'), example: SEARCH_EXAMPLE },
+    responses: SEARCH_UPDATE_RESPONSES,
   },
   {
     method: 'put',
     path: '/searches/:id',
     tag: 'searches',
-    summary: 'Replace every body field of a saved search',
+    summary: 'Update a saved search: each field sent replaces the stored one, a field left out keeps its value',
+    description: SEARCH_UPDATE_TEXT,
     pathParams: { id: SEARCH_ID },
     headers: PLATFORM_ORIGIN,
-    body: { description: 'A Search; every field is replaced', schema: ref('SearchInput'), example: SEARCH_EXAMPLE },
-    responses: { '200': { description: 'The updated Search', schema: ref('Search') }, '400': 'Invalid fields or malformed UUID', '404': 'Unknown search', '413': 'Body over 64 KiB' },
+    body: { description: 'Search fields; those left out keep their stored values, `null` resets one', schema: ref('SearchInput'), example: SEARCH_EXAMPLE },
+    responses: SEARCH_UPDATE_RESPONSES,
+  },
+  {
+    method: 'patch',
+    path: '/searches/:id',
+    tag: 'searches',
+    summary: 'Update a saved search with a JSON merge patch (RFC 7396)',
+    description:
+      `${SEARCH_UPDATE_TEXT} As RFC 7396 has it, a field left out keeps its value, \`null\` resets one to its default, an object merges ` +
+      'into the stored object and an array replaces the stored one. Sent as `application/merge-patch+json` (or `application/json`).',
+    pathParams: { id: SEARCH_ID },
+    headers: PLATFORM_ORIGIN,
+    body: {
+      description: 'A JSON merge patch of the Search',
+      schema: ref('SearchPatch'),
+      example: { notificationEnabled: false },
+      contentTypes: [MERGE_PATCH_CONTENT_TYPE, 'application/json'],
+    },
+    responses: SEARCH_UPDATE_RESPONSES,
   },
   {
     method: 'delete',

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import {
   IDEMPOTENCY_KEY_PATTERN,
@@ -6,6 +6,7 @@ import {
   SEARCHES_SUBJECTS,
   type SearchesPage,
   type SearchRecord,
+  type SearchUpdateMerge,
 } from '@immo/contracts';
 import { searchVariables } from '@immo/property-criteria';
 import type { AuthenticatedRequest } from '../auth/api-key.guard';
@@ -19,7 +20,7 @@ import { nameIgnoredParameters } from '../http/ignored-parameters';
 import { parsedCriteria, relayPropertyPage } from '../listings/property-pages';
 import { callerOf, uuidParameter } from './search-route-params';
 
-const SEARCH_MAPPINGS = ['notificationEnabled', 'title', 'order[title]', 'page'].map((variable) => ({ variable, property: null, required: false }));
+const SEARCH_MAPPINGS = ['notificationEnabled', 'initiatedFromDashboard', 'title', 'order[title]', 'page'].map((variable) => ({ variable, property: null, required: false }));
 const PROPERTY_MAPPINGS = searchVariables('properties').map((variable) => ({ variable, property: null, required: false }));
 /** What `GET /searches/{id}/properties` takes from its own query: the search gives the rest. */
 const PAGING_PARAMETERS = new Set(['page', 'itemsPerPage', 'order']);
@@ -31,7 +32,7 @@ const origin = (header: string | string[] | undefined): string | undefined => {
   return value === undefined || value === '' ? undefined : value.slice(0, 200);
 };
 
-/** Saved searches (spec: GET/POST /searches, GET/POST /searches/{id}), scoped to the caller's account. */
+/** Saved searches (spec: GET/POST /searches, GET/POST /searches/{id}; PUT and PATCH beside), scoped to the caller's account. */
 @Controller('searches')
 export class SearchesController {
   constructor(private readonly services: ServiceClient) {}
@@ -78,18 +79,28 @@ export class SearchesController {
     return this.services.request<SearchRecord>(SEARCHES_SUBJECTS.getSearch, { caller: callerOf(request), id: searchId(id) });
   }
 
-  /** The spec updates with POST; PUT does the same (full replacement of the body fields). */
+  /**
+   * The spec updates with POST; PUT does the same. As in the original service, each field sent
+   * replaces the stored one and a field left out keeps its stored value.
+   */
   @Post(':id')
   @HttpCode(200)
   @BodyLimit('search')
   update(@Req() request: AuthenticatedRequest, @Param('id') id: string, @Body() body: unknown, @Headers('platformorigin') platformOrigin?: string) {
-    return this.replace(request, id, body, platformOrigin);
+    return this.updated(request, id, body, platformOrigin, 'fields');
   }
 
   @Put(':id')
   @BodyLimit('search')
   put(@Req() request: AuthenticatedRequest, @Param('id') id: string, @Body() body: unknown, @Headers('platformorigin') platformOrigin?: string) {
-    return this.replace(request, id, body, platformOrigin);
+    return this.updated(request, id, body, platformOrigin, 'fields');
+  }
+
+  /** A JSON merge patch (RFC 7396), sent as `application/merge-patch+json` or `application/json`. */
+  @Patch(':id')
+  @BodyLimit('search')
+  patch(@Req() request: AuthenticatedRequest, @Param('id') id: string, @Body() body: unknown, @Headers('platformorigin') platformOrigin?: string) {
+    return this.updated(request, id, body, platformOrigin, 'json-merge-patch');
   }
 
   @Delete(':id')
@@ -126,13 +137,15 @@ export class SearchesController {
     });
   }
 
-  private replace(request: AuthenticatedRequest, id: string, body: unknown, platformOrigin: string | undefined): Promise<SearchRecord> {
+  private updated(request: AuthenticatedRequest, id: string, body: unknown, platformOrigin: string | undefined, merge: SearchUpdateMerge): Promise<SearchRecord> {
     const platform = origin(platformOrigin);
     return this.services.request<SearchRecord>(SEARCHES_SUBJECTS.updateSearch, {
       caller: callerOf(request),
       id: searchId(id),
       body,
       ...(platform ? { platformOrigin: platform } : {}),
+      // Left out for PUT and POST, so that a searches service older than PATCH still answers them.
+      ...(merge === 'fields' ? {} : { merge }),
     });
   }
 }

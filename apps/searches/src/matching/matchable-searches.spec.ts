@@ -98,6 +98,13 @@ describe('MatchableSearches', () => {
       expect(idsMatching(searches, aPropertyDocument({ propertyType: 1 }))).toEqual([]);
     });
 
+    it("given a search selecting by the original service's includedZipcodesInsee, when flats are matched, then only one in those communes is found", () => {
+      const byInsee = 'a1b2c3d4-1111-4aaa-8bbb-000000000004';
+      searches.apply(byInsee, aSearchDoc(byInsee, 6, { transactionType: 0, propertyTypes: [0] }, { includedZipcodesInsee: ['75056'] }), 6);
+      expect(idsMatching(searches, parisFlat())).toEqual([PARIS_SEARCH, byInsee].sort());
+      expect(idsMatching(searches, lyonFlat())).toEqual([LYON_SEARCH]);
+    });
+
     it('given a matched search, when found, then it carries what the alert decisions need', () => {
       const doc = aSearchDoc(
         LYON_SEARCH,

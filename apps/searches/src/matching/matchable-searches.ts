@@ -9,6 +9,7 @@ import { Logger } from '@nestjs/common';
 import { parsePropertyCriteria, type PropertyCriteria } from '@immo/property-criteria';
 import type { PropertyDocument } from '@immo/contracts';
 import type { SearchDoc } from '../projection/read-models';
+import { criteriaQueryOf } from '../searches/search-criteria-query';
 import type { AlertingSearch } from './alert-decisions';
 import { SearchMatchIndex } from './search-match-index';
 
@@ -74,6 +75,6 @@ export class MatchableSearches {
 }
 
 function criteriaOf(doc: SearchDoc): PropertyCriteria | null {
-  const parsed = parsePropertyCriteria(doc.state.spec.criteria, { endpoint: 'properties' });
+  const parsed = parsePropertyCriteria(criteriaQueryOf(doc.state.spec), { endpoint: 'properties' });
   return parsed.ok ? parsed.criteria : null;
 }

@@ -39,6 +39,21 @@ describe('listSearchesQuery', () => {
     expect(violationsOf({ notificationEnabled: given })).toEqual([{ propertyPath: 'notificationEnabled', message: 'must be true or false' }]);
   });
 
+  describe('initiatedFromDashboard', () => {
+    it('selects the searches that say so', () => {
+      expect(valueOf({ initiatedFromDashboard: 'true' }).filter).toEqual({ 'state.spec.initiatedFromDashboard': true });
+    });
+
+    it('counts a search stored without the field as not made from a dashboard', () => {
+      expect(valueOf({ initiatedFromDashboard: '0' }).filter).toEqual({ 'state.spec.initiatedFromDashboard': { $ne: true } });
+    });
+
+    it('is read, not named as ignored, and refuses what is not a boolean', () => {
+      expect(valueOf({ initiatedFromDashboard: '' })).toMatchObject({ filter: {}, ignored: [] });
+      expect(violationsOf({ initiatedFromDashboard: 'yes' })).toEqual([{ propertyPath: 'initiatedFromDashboard', message: 'must be true or false' }]);
+    });
+  });
+
   describe('title', () => {
     it('reads a title of spaces as no filter, not as one matching everything', () => {
       const parsed = listSearchesQuery({ title: '   ' });

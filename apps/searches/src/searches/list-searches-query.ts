@@ -1,6 +1,6 @@
 /**
  * The query of `GET /searches` (spec): `notificationEnabled`, `title` (case-insensitive substring),
- * `order[title]`, `page`. Unknown parameters are ignored and named, as on the property search.
+ * `order[title]`, `page`, and the original service's later `initiatedFromDashboard`. Unknown parameters are ignored and named, as on the property search.
  */
 import type { Violation } from '@immo/contracts';
 
@@ -11,20 +11,29 @@ export interface ListSearchesQuery {
   ignored: string[];
 }
 
-const KNOWN = new Set(['notificationEnabled', 'title', 'order', 'page']);
+const KNOWN = new Set(['notificationEnabled', 'initiatedFromDashboard', 'title', 'order', 'page']);
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A boolean filter: `true`/`1` or `false`/`0`; absent or empty: no filter. */
+function flagOf(query: Record<string, unknown>, name: string, violations: Violation[]): boolean | undefined {
+  const value = query[name];
+  if (value === undefined || value === '') return undefined;
+  if (value === 'true' || value === '1' || value === true) return true;
+  if (value === 'false' || value === '0' || value === false) return false;
+  violations.push({ propertyPath: name, message: 'must be true or false' });
+  return undefined;
+}
 
 export function listSearchesQuery(query: Record<string, unknown>): { ok: true; value: ListSearchesQuery } | { ok: false; violations: Violation[] } {
   const violations: Violation[] = [];
   const filter: Record<string, unknown> = {};
   const ignored = Object.keys(query).filter((name) => !KNOWN.has(name));
 
-  const enabled = query['notificationEnabled'];
-  if (enabled !== undefined && enabled !== '') {
-    if (enabled === 'true' || enabled === '1' || enabled === true) filter['notificationEnabled'] = true;
-    else if (enabled === 'false' || enabled === '0' || enabled === false) filter['notificationEnabled'] = false;
-    else violations.push({ propertyPath: 'notificationEnabled', message: 'must be true or false' });
-  }
+  const enabled = flagOf(query, 'notificationEnabled', violations);
+  if (enabled !== undefined) filter['notificationEnabled'] = enabled;
+  // Searches stored before the field was read have none: they were not made from a dashboard.
+  const fromDashboard = flagOf(query, 'initiatedFromDashboard', violations);
+  if (fromDashboard !== undefined) filter['state.spec.initiatedFromDashboard'] = fromDashboard ? true : { $ne: true };
 
   const title = query['title'];
   if (title !== undefined && !(typeof title === 'string' && title.trim() === '')) {

@@ -30,6 +30,8 @@ describe('parseSearchBody', () => {
         subscribedEvents: [],
         notificationRecipient: null,
         hidePropertyContact: null,
+        includedZipcodesInsee: [],
+        initiatedFromDashboard: false,
         criteria: { transactionType: 0, propertyTypes: [0], withCoherentPrice: true },
       });
     });
@@ -218,6 +220,30 @@ describe('parseSearchBody', () => {
           specOf({ ...minimal, excludedCities: ['/cities/75056'] }).criteria,
         );
       });
+    });
+  });
+
+  describe("the original service's own fields", () => {
+    it('keeps includedZipcodesInsee as upper-case INSEE codes, once each, and selects by them as includedInseeCodes', () => {
+      const result = parseSearchBody({ ...minimal, includedZipcodesInsee: ['2a004', '69123', '2A004'], includedInseeCodes: ['33063'] }, nothingAllowed);
+      if (!result.ok) throw new Error(JSON.stringify(result.violations));
+      expect(result.spec.includedZipcodesInsee).toEqual(['2A004', '69123']);
+      expect(result.spec.criteria['includedInseeCodes']).toEqual(['33063']);
+      expect([...result.criteria.includedInseeCodes].sort()).toEqual(['2A004', '33063', '69123']);
+    });
+
+    it('reads a single code as a one-item list', () => {
+      expect(specOf({ ...minimal, includedZipcodesInsee: '69123' }).includedZipcodesInsee).toEqual(['69123']);
+    });
+
+    it('names a bad code under includedZipcodesInsee, not the criteria name it is checked as', () => {
+      expect(pathsOf(violationsOf({ ...minimal, includedZipcodesInsee: ['6912'] }))).toEqual(['includedZipcodesInsee[0]']);
+    });
+
+    it('stores initiatedFromDashboard, false unless given', () => {
+      expect(specOf({ ...minimal, initiatedFromDashboard: true }).initiatedFromDashboard).toBe(true);
+      expect(specOf({ ...minimal, initiatedFromDashboard: null }).initiatedFromDashboard).toBe(false);
+      expect(violationsOf({ ...minimal, initiatedFromDashboard: 'yes' })).toEqual([{ propertyPath: 'initiatedFromDashboard', message: 'must be true or false' }]);
     });
   });
 

@@ -10,6 +10,7 @@ import { ENDPOINT_PARAMETERS, PARAMETER_ALIASES, parsePropertyCriteria, type Pro
 import qs from 'qs';
 import { z } from 'zod';
 import { webhookUrlViolation, type PrivateTargetsAllowed } from '@immo/service-kit';
+import { criteriaQueryOf } from './search-criteria-query';
 
 /** Fields of the stored record the server writes: accepted in a body (a client sends back what it read) and ignored. */
 export const READ_ONLY_FIELDS = new Set(['@context', '@id', '@type', 'id', 'createdAt', 'updatedAt', 'lastAlertAt', 'token', 'user', 'platformOrigin']);
@@ -24,7 +25,9 @@ const REQUIRED_CRITERIA = ['transactionType', 'propertyTypes'] as const;
 
 const NOTIFICATION_FIELDS = ['notificationEnabled', 'endpointRecipient', 'eventEndpoint', 'subscribedEvents', 'notificationRecipient'] as const;
 const OTHER_FIELDS = ['title', 'hidePropertyContact'] as const;
-export const SEARCH_FIELDS = new Set<string>([...CRITERIA_FIELDS, ...NOTIFICATION_FIELDS, ...OTHER_FIELDS]);
+/** The original service's own Search fields, which no property filter is named after. */
+const ORIGINAL_SEARCH_FIELDS = ['includedZipcodesInsee', 'initiatedFromDashboard'] as const;
+export const SEARCH_FIELDS = new Set<string>([...CRITERIA_FIELDS, ...NOTIFICATION_FIELDS, ...OTHER_FIELDS, ...ORIGINAL_SEARCH_FIELDS]);
 
 /** Relations given as IRIs (or as the objects a stored record holds): the criteria read their ids. */
 const RELATION_FIELDS = new Set(['includedCities', 'excludedCities', 'includedDepartments']);
@@ -39,6 +42,13 @@ export interface SearchSpec {
   subscribedEvents: string[];
   notificationRecipient: string | null;
   hidePropertyContact: boolean | null;
+  /**
+   * Commune INSEE codes (upper-case), matched as `includedInseeCodes` (see `criteriaQueryOf`).
+   * Absent, like `initiatedFromDashboard`, from searches stored before the field was read.
+   */
+  includedZipcodesInsee?: string[];
+  /** Whether the client says the search was made from its dashboard; stored and listed by, nothing more. */
+  initiatedFromDashboard?: boolean;
   /** The criteria fields as given (relations as IRIs), `withCoherentPrice` defaulted: what the record shows. */
   criteria: Record<string, unknown>;
 }
@@ -79,6 +89,8 @@ export function parseSearchBody(body: unknown, allowed: PrivateTargetsAllowed): 
     subscribedEvents: [...new Set(read('subscribedEvents', subscribedEvents) ?? [])],
     notificationRecipient: read('notificationRecipient', email) ?? null,
     hidePropertyContact: read('hidePropertyContact', flag) ?? null,
+    includedZipcodesInsee: inseeCodes(body['includedZipcodesInsee'], violations),
+    initiatedFromDashboard: read('initiatedFromDashboard', flag) ?? false,
     criteria: {},
   };
   if (body['title'] === undefined || body['title'] === null) fail('title', 'is required');
@@ -98,12 +110,22 @@ export function parseSearchBody(body: unknown, allowed: PrivateTargetsAllowed): 
           : value;
   }
   criteria['withCoherentPrice'] ??= true;
-  const parsed = parsePropertyCriteria(criteria, { endpoint: 'properties' });
-  if (!parsed.ok) violations.push(...parsed.violations);
   spec.criteria = criteria;
+  const parsed = parsePropertyCriteria(criteriaQueryOf(spec), { endpoint: 'properties' });
+  if (!parsed.ok) violations.push(...parsed.violations);
 
   if (violations.length > 0 || !parsed.ok) return { ok: false, violations };
   return { ok: true, spec, criteria: parsed.criteria };
+}
+
+/** `includedZipcodesInsee`: checked as the criteria library checks `includedInseeCodes`, and named as given. */
+function inseeCodes(value: unknown, violations: Violation[]): string[] {
+  if (value === undefined || value === null) return [];
+  const parsed = parsePropertyCriteria({ includedInseeCodes: value }, { endpoint: 'properties' });
+  if (parsed.ok) return [...new Set(parsed.criteria.includedInseeCodes)];
+  const renamed = (path: string) => path.replace(/^includedInseeCodes/, 'includedZipcodesInsee');
+  violations.push(...parsed.violations.map((violation) => ({ ...violation, propertyPath: renamed(violation.propertyPath) })));
+  return [];
 }
 
 function readUrl(body: Record<string, unknown>, name: string, allowed: PrivateTargetsAllowed, fail: (path: string, message: string) => void): string | null {

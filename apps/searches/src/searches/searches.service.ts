@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { rpcErrors, type AccountMatchesRequest, type Caller, type MatchesPage, type MatchListItem, type NotificationState, type SearchesPage, type SearchRecord, type SearchRelations, type Violation } from '@immo/contracts';
+import { rpcErrors, type AccountMatchesRequest, type Caller, type MatchesPage, type MatchListItem, type NotificationState, type SearchesPage, type SearchRecord, type SearchRelations, type SearchUpdateMerge, type Violation } from '@immo/contracts';
 import { WrongExpectedVersionError, type EventStore } from '@immo/event-store';
 import { nameBasedUuid } from '@immo/runtime';
 import { KeyedSerializer, resolvedTargetViolation, type PrivateTargetsAllowed } from '@immo/service-kit';
@@ -12,10 +12,14 @@ import { tokenDigest, type SearchesProjection } from '../projection/searches-pro
 import { AccountBusyError, type CreationSerializer } from './account-creation-locks';
 import { parseSearchBody, type SearchSpec } from './search-body';
 import { evolveSearch, searchStream, type SearchEvent, type SearchIdempotency, type SearchState } from './search-events';
+import { criteriaQueryOf } from './search-criteria-query';
 import { searchRecordOf } from './search-record';
+import { mergedBody, storedBodyOf } from './search-update';
 import { listSearchesQuery } from './list-searches-query';
 
 export const SEARCHES_PER_PAGE = 30;
+/** An update made again on top of a concurrent write this many times at most, then refused as a conflict. */
+const MAX_UPDATE_ATTEMPTS = 5;
 /** How long an `Idempotency-Key` answers the search it created. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 /** Namespace of the search ids derived from an account and an `Idempotency-Key`. */
@@ -144,14 +148,28 @@ export class SearchesService {
     return searchRecordOf(state, lastAlerts.get(searchId) ?? null);
   }
 
-  /** Full replacement of the body fields (POST, as the spec has it, or PUT). */
-  async update(caller: Caller, searchId: string, body: unknown, platformOrigin: string | null): Promise<SearchRecord> {
-    const { state, revision } = await this.owned(caller, searchId);
-    const { spec, relations } = await this.validated(body);
-    const updated: SearchEvent = { type: 'SearchUpdated', data: { searchId: state.id, spec, relations, platformOrigin, updatedAt: this.now().toISOString() } };
-    await this.append(state.id, revision, updated);
-    const lastAlerts = await this.alerts.lastAlertAt([state.id]);
-    return searchRecordOf(evolveSearch(state, updated) as SearchState, lastAlerts.get(state.id) ?? null);
+  /**
+   * The fields sent laid over the stored search (see search-update.ts), the result validated as a
+   * whole: a refused update changes nothing. The merge is made on the stream's latest revision and
+   * appended only if no other write came in between; if one did, it is made again on top of that
+   * one, so two updates racing both keep their fields.
+   */
+  async update(caller: Caller, searchId: string, body: unknown, platformOrigin: string | null, merge: SearchUpdateMerge = 'fields'): Promise<SearchRecord> {
+    for (let attempt = 1; ; attempt++) {
+      const { state, revision } = await this.owned(caller, searchId);
+      const merged = mergedBody(storedBodyOf(state.spec), body, merge);
+      if (!merged.ok) throw badRequest(merged.violations);
+      const { spec, relations } = await this.validated(merged.body);
+      const updated: SearchEvent = { type: 'SearchUpdated', data: { searchId: state.id, spec, relations, platformOrigin, updatedAt: this.now().toISOString() } };
+      try {
+        await this.append(state.id, revision, updated);
+      } catch (error) {
+        if (error instanceof WrongExpectedVersionError && attempt < MAX_UPDATE_ATTEMPTS) continue;
+        throw error;
+      }
+      const lastAlerts = await this.alerts.lastAlertAt([state.id]);
+      return searchRecordOf(evolveSearch(state, updated) as SearchState, lastAlerts.get(state.id) ?? null);
+    }
   }
 
   async delete(caller: Caller, searchId: string): Promise<void> {
@@ -229,7 +247,7 @@ export class SearchesService {
 
   /** The criteria query of a search, to run as `GET /documents/properties` would. */
   async criteriaQuery(caller: Caller, searchId: string): Promise<Record<string, unknown>> {
-    return (await this.ownedDoc(caller, searchId)).state.spec.criteria;
+    return criteriaQueryOf((await this.ownedDoc(caller, searchId)).state.spec);
   }
 
   async list(caller: Caller, query: Record<string, unknown>): Promise<SearchesPage<SearchRecord>> {

@@ -38,6 +38,36 @@ export interface SearchRelations {
   includedDepartments: DepartmentRelation[];
 }
 
+/**
+ * Optional criteria of the original service's Search resource that every record shows, set or
+ * not, as its records do: a list as `[]`, a value as `null` when unset. (A name the criteria
+ * library does not read is left out of the record: it would be refused when the record is sent
+ * back.) `transactionType`, `propertyTypes` and `withCoherentPrice` are always set.
+ */
+export const SEARCH_RECORD_LISTS = ['publisherTypes', 'expressions', 'geoShapes', 'excludedSites'] as const;
+export const SEARCH_RECORD_VALUES = [
+  'bedroomMin',
+  'bedroomMax',
+  'roomMin',
+  'roomMax',
+  'budgetMin',
+  'budgetMax',
+  'surfaceMin',
+  'surfaceMax',
+  'landSurfaceMin',
+  'landSurfaceMax',
+  'pricePerMeterMin',
+  'pricePerMeterMax',
+  'advertPriceMin',
+  'advertPriceMax',
+  'furnished',
+  'withVirtualTour',
+  'lat',
+  'lon',
+  'radius',
+  'geoAccuracy',
+] as const;
+
 export type SearchRecord = Record<string, unknown> & {
   '@context': '/contexts/Search';
   '@id': string;

@@ -118,8 +118,16 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7E]{1,255}$/;
 export const createSearchRequestSchema = z
   .object({ caller: callerSchema, body: z.unknown(), platformOrigin: z.string().max(200).optional(), idempotencyKey: z.string().regex(IDEMPOTENCY_KEY_PATTERN).optional() })
   .strict();
+/**
+ * How an update lays its body over the stored search: `fields` (PUT, POST; the default) replaces
+ * each field sent, `json-merge-patch` (PATCH) merges objects as RFC 7396 does. Either way a field
+ * left out keeps its stored value.
+ */
+export const SEARCH_UPDATE_MERGES = ['fields', 'json-merge-patch'] as const;
+export type SearchUpdateMerge = (typeof SEARCH_UPDATE_MERGES)[number];
+
 export const updateSearchRequestSchema = z
-  .object({ caller: callerSchema, id: uuidSchema, body: z.unknown(), platformOrigin: z.string().max(200).optional() })
+  .object({ caller: callerSchema, id: uuidSchema, body: z.unknown(), platformOrigin: z.string().max(200).optional(), merge: z.enum(SEARCH_UPDATE_MERGES).optional() })
   .strict();
 export const searchByIdRequestSchema = z.object({ caller: callerSchema, id: uuidSchema }).strict();
 export const listSearchesRequestSchema = z.object({ caller: callerSchema, query: z.record(z.string(), z.unknown()) }).strict();
