@@ -95,6 +95,16 @@ describe('geo end to end', () => {
       expect(fifteenth?.cityParent?.name).toBe('Paris');
     });
 
+    it('names unknown parameters instead of refusing them, and still refuses a bad value of a known one', async () => {
+      const unknown = await fixture.get('/cities?zipcode[]=75015&itemsPerPage=5&colour=red');
+      expect(unknown.status).toBe(200);
+      expect(unknown.headers.get('x-ignored-parameters')).toBe('itemsPerPage, colour');
+      expect((unknown.body as Collection<CityItem>)['hydra:member'].some((m) => m.insee === '75115')).toBe(true);
+      const bad = await fixture.get('/cities?page=x&colour=red');
+      expect(bad.status).toBe(400);
+      expect(pathsOf(bad.body)).toEqual(['page']);
+    });
+
     it('pages by 30 with Hydra links', async () => {
       const response = await fixture.get('/cities?zipcode=13001&page=1');
       const body = response.body as Collection<CityItem>;

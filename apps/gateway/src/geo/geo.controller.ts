@@ -56,8 +56,11 @@ export class GeoController {
   ) {}
 
   @Get('cities')
-  async cities(@BracketQuery() query: ParsedQuery) {
-    const params = validateQuery(citiesQuerySchema, query);
+  async cities(@BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply) {
+    // Unknown parameters are ignored and named, as on every collection, so a client of the
+    // original service sending one of its own is answered rather than refused.
+    const { params, ignored } = validateKnownQuery(citiesQuerySchema, query);
+    nameIgnoredParameters(reply, ignored);
     const result = await this.services.request<Page>(GEO_SUBJECTS.listCities, params);
     return hydraCollection({
       context: '/contexts/City',

@@ -124,7 +124,7 @@ export const API_OPERATIONS: OperationSpec[] = [
     path: '/cities',
     tag: 'geo',
     summary: 'Cities (communes and the municipal arrondissements of Paris, Lyon and Marseille), 30 a page, by name',
-    description: 'Filters combine with AND. Answers a Hydra collection of City list items.',
+    description: 'Filters combine with AND. Answers a Hydra collection of City list items; a parameter not listed here is ignored and named in `X-Ignored-Parameters`.',
     query: citiesQuerySchema,
     queryDescriptions: {
       excludeGroupedCities: 'Leave out the cities that group others (Paris, Lyon, Marseille), so a postal code yields the arrondissement alone',
