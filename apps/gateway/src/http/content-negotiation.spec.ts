@@ -18,7 +18,7 @@ describe('content negotiation (the gateway module over an idle NATS)', () => {
     fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'X-API-KEY': TEST_API_KEY, 'content-type': contentType }, body });
 
   it('serves a resource as application/ld+json without Accept, for */* and for application/ld+json, varying on Accept', async () => {
-    for (const headers of [{}, { accept: '*/*' }, { accept: 'application/ld+json' }]) {
+    for (const headers of [{}, { accept: '*/*' }, { accept: 'application/ld+json' }] as Record<string, string>[]) {
       const answer = await get('/', headers);
       expect(answer.status).toBe(200);
       expect(answer.headers.get('content-type')).toBe('application/ld+json; charset=utf-8');

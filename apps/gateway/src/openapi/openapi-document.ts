@@ -1,7 +1,10 @@
 import { z } from 'zod';
+import { JSON_QUERY_PARAMETERS } from '../http/json-query-parameters';
+import { JSON_LD_MEDIA_TYPE, JSON_MEDIA_TYPE } from '../http/response-format';
 import { IGNORED_PARAMETERS_HEADER } from '../listings/property-pages';
 import { COMPONENT_SCHEMAS } from './component-schemas';
 import { fromZod, ref, type JsonSchema } from './json-schema';
+import { PlainJsonSchemas } from './plain-json-schemas';
 import { webhooks } from './webhooks';
 
 /**
@@ -28,10 +31,14 @@ export interface ResponseSpec {
   description: string;
   /** Of the body; absent: no body described (204), or the problem body for an error status. */
   schema?: JsonSchema;
-  /** Default `application/json`, `application/problem+json` for errors; several when the route serves files. */
+  /**
+   * Default: `application/ld+json` and its plain `application/json` form for a JSON-LD resource,
+   * `application/json` for other JSON, `application/problem+json` for errors; several when the
+   * route serves files.
+   */
   contentType?: string | string[];
-  /** Response headers particular to the route, by name. */
-  headers?: Record<string, { description: string; schema?: JsonSchema }>;
+  /** Response headers particular to the route, by name; `required` when every such answer carries it. */
+  headers?: Record<string, { description: string; schema?: JsonSchema; required?: true }>;
   /** Response headers described once in `components.headers`, by name. */
   sharedHeaders?: string[];
   /** False for an answer written past Fastify (a server-sent event stream), which the limiter's headers never reach. */
@@ -62,18 +69,23 @@ export interface OperationSpec {
   adminOnly?: boolean;
   /** False: the route asks no service, so it never answers 503/504 for one. */
   upstream?: false;
+  /** The route picks its own media type (`@OwnMediaType()`): no content negotiation, no 406. */
+  ownMediaType?: true;
 }
 
-const JSON_CONTENT = 'application/json';
+const JSON_CONTENT = JSON_MEDIA_TYPE;
 const PROBLEM_CONTENT = 'application/problem+json';
+/** What request bodies may be sent as (`json-ld-bodies.ts`). */
+const BODY_CONTENT_TYPES = [JSON_MEDIA_TYPE, JSON_LD_MEDIA_TYPE];
 
 /** Headers and parameters every operation shares, as components. */
 const REQUEST_ID_HEADER = 'X-Request-Id';
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'] as const;
 
-const COMPONENT_HEADERS: Record<string, { description: string; schema: JsonSchema }> = {
+const COMPONENT_HEADERS: Record<string, { description: string; schema: JsonSchema; required?: true }> = {
   [REQUEST_ID_HEADER]: {
     description: "The request's id: the one the client sent in `X-Request-Id` when usable, or a new UUID. The logs of every app it reached name it.",
+    required: true,
     schema: { type: 'string', examples: ['5d0f8a2c-3b7e-4f1a-9c6d-2e4b8a1f0c93'] },
   },
   'RateLimit-Limit': { description: 'Requests the API key may make per window, on average (when the key is rate limited)', schema: { type: 'integer', minimum: 0 } },
@@ -83,7 +95,7 @@ const COMPONENT_HEADERS: Record<string, { description: string; schema: JsonSchem
     description: 'The policy: `<requests>;w=<window seconds>;burst=<requests at once>`',
     schema: { type: 'string', examples: ['1200;w=60;burst=120'] },
   },
-  'Retry-After': { description: 'Seconds to wait before the next request is accepted', schema: { type: 'integer', minimum: 0 } },
+  'Retry-After': { description: 'Seconds to wait before the next request is accepted', required: true, schema: { type: 'integer', minimum: 0 } },
   [IGNORED_PARAMETERS_HEADER]: {
     description:
       'Comma-separated names of the query parameters this endpoint does not read (top-level names, and `order[<key>]` for a ' +
@@ -104,7 +116,7 @@ function standardErrors(op: OperationSpec, hasQuery: boolean): Record<string, Re
   if (op.body) {
     errors['400'] ??= { description: 'Invalid body; `violations` names each bad field' };
     errors['413'] = { description: 'Body over the size limit' };
-    errors['415'] = { description: 'Body of a media type the gateway does not read (send `application/json`)' };
+    errors['415'] = { description: 'Body of a media type the gateway does not read (send `application/json` or `application/ld+json`)' };
   }
   if (!op.public) {
     errors['401'] = { description: 'Missing, unknown or revoked `X-API-KEY`' };
@@ -113,6 +125,7 @@ function standardErrors(op: OperationSpec, hasQuery: boolean): Record<string, Re
     errors['503'] = { description: 'A service this request needs (the searches service, which checks account keys) is unavailable' };
   }
   if (op.adminOnly) errors['403'] = { description: 'Not the admin key' };
+  if (op.ownMediaType !== true) errors['406'] = { description: '`Accept` admits neither `application/ld+json` nor `application/json`' };
   if (op.upstream !== false) {
     errors['503'] = { description: 'The service answering this route is unavailable (no instance responds)' };
     errors['504'] = { description: 'The service answering this route did not answer in time' };
@@ -157,7 +170,42 @@ function objectShape(schema: z.ZodType): Record<string, z.ZodType> {
   return {};
 }
 
-function response(status: string, spec: ResponseSpec, limited: boolean): Record<string, unknown> {
+/**
+ * A structured parameter (a list of objects or of lists) as one JSON text: client generators
+ * cannot send its bracket notation (openapi-fetch refuses deepObject arrays), while every one
+ * sends a string. The gateway reads both (`json-query-parameters.ts`).
+ */
+function asJsonText(parameter: Record<string, unknown>): Record<string, unknown> {
+  const { style: _style, explode: _explode, schema, description, ...rest } = parameter;
+  const name = String(parameter['name']);
+  if (!JSON_QUERY_PARAMETERS.includes(name)) throw new Error(`The structured query parameter ${name} is not read as JSON (JSON_QUERY_PARAMETERS)`);
+  const text =
+    `The whole value may also be sent as one JSON text of that structure, URL-encoded (\`${name}=<JSON>\`): the form client ` +
+    'generators send. Bracket notation is read as well.';
+  return {
+    ...rest,
+    description: description === undefined ? text : `${String(description)} ${text}`,
+    schema: { type: 'string', contentMediaType: JSON_CONTENT, contentSchema: schema },
+  };
+}
+
+/** `default` as words: generators make a field with a default required, which a client then has to send and reads as always present. */
+function defaultsInWords(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(defaultsInWords);
+  if (typeof value !== 'object' || value === null) return value;
+  const { default: fallback, ...rest } = value as Record<string, unknown>;
+  // A map of named schemas (`properties`, the components) may name one `default`: its entries are schemas, it is none.
+  const inMap = (key: string, child: unknown) =>
+    key === 'properties' && typeof child === 'object' && child !== null
+      ? Object.fromEntries(Object.entries(child).map(([name, schema]) => [name, defaultsInWords(schema)]))
+      : defaultsInWords(child);
+  const converted = Object.fromEntries(Object.entries(rest).map(([key, child]) => [key, inMap(key, child)]));
+  if (fallback === undefined) return converted;
+  const words = `Default: \`${JSON.stringify(fallback)}\`.`;
+  return { ...converted, description: typeof rest['description'] === 'string' ? `${rest['description']} ${words}` : words };
+}
+
+function response(status: string, spec: ResponseSpec, limited: boolean, plain: PlainJsonSchemas): Record<string, unknown> {
   const code = Number(status);
   const isError = code >= 400;
   const headers: Record<string, unknown> = { [REQUEST_ID_HEADER]: headerRef(REQUEST_ID_HEADER) };
@@ -167,14 +215,19 @@ function response(status: string, spec: ResponseSpec, limited: boolean): Record<
     if (!COMPONENT_HEADERS[name]) throw new Error(`No shared response header ${name}`);
     headers[name] = headerRef(name);
   }
-  for (const [name, header] of Object.entries(spec.headers ?? {})) headers[name] = { description: header.description, schema: header.schema ?? { type: 'string' } };
+  for (const [name, header] of Object.entries(spec.headers ?? {})) {
+    headers[name] = { description: header.description, ...(header.required ? { required: true } : {}), schema: header.schema ?? { type: 'string' } };
+  }
   const schema = spec.schema ?? (isError ? ref('Problem') : undefined);
+  if (schema && spec.contentType === undefined && !isError && plain.isJsonLd(schema)) {
+    return { description: spec.description, headers, content: { [JSON_LD_MEDIA_TYPE]: { schema }, [JSON_CONTENT]: { schema: plain.of(schema) } } };
+  }
   const contentTypes = [spec.contentType ?? (isError && !spec.schema ? PROBLEM_CONTENT : JSON_CONTENT)].flat();
   const content = Object.fromEntries(contentTypes.map((type) => [type, { schema }]));
   return { description: spec.description, headers, ...(schema ? { content } : {}) };
 }
 
-function operation(op: OperationSpec): Record<string, unknown> {
+function operation(op: OperationSpec, plain: PlainJsonSchemas): Record<string, unknown> {
   const parameters: unknown[] = [{ $ref: '#/components/parameters/RequestId' }];
   for (const [name, spec] of Object.entries(op.pathParams ?? {})) parameters.push({ name, in: 'path', required: true, ...spec });
   for (const [name, spec] of Object.entries(op.headers ?? {})) parameters.push({ name, in: 'header', required: false, ...spec });
@@ -191,7 +244,7 @@ function operation(op: OperationSpec): Record<string, unknown> {
       ...(parameter.explode !== undefined ? { explode: parameter.explode } : {}),
     });
   }
-  parameters.push(...query.values());
+  parameters.push(...[...query.values()].map((parameter) => (parameter['style'] === 'deepObject' ? asJsonText(parameter) : parameter)));
 
   const given = Object.fromEntries(Object.entries(op.responses).map(([status, spec]) => [status, typeof spec === 'string' ? { description: spec } : spec]));
   const all: Record<string, ResponseSpec> = { ...standardErrors(op, query.size > 0) };
@@ -203,7 +256,7 @@ function operation(op: OperationSpec): Record<string, unknown> {
   const responses = Object.fromEntries(
     Object.entries(all)
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([status, spec]) => [status, response(status, spec, rateLimited(op))]),
+      .map(([status, spec]) => [status, response(status, spec, rateLimited(op), plain)]),
   );
 
   return {
@@ -218,7 +271,9 @@ function operation(op: OperationSpec): Record<string, unknown> {
           requestBody: {
             required: true,
             description: op.body.description,
-            content: { [JSON_CONTENT]: { schema: op.body.schema, ...(op.body.example !== undefined ? { example: op.body.example } : {}) } },
+            content: Object.fromEntries(
+              BODY_CONTENT_TYPES.map((type) => [type, { schema: op.body?.schema, ...(op.body?.example !== undefined ? { example: op.body.example } : {}) }]),
+            ),
           },
         }
       : {}),
@@ -244,6 +299,7 @@ export interface ApiDescription {
 export function buildOpenApiDocument(api: ApiDescription): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const operationIds = new Set<string>();
+  const plain = new PlainJsonSchemas(COMPONENT_SCHEMAS);
   for (const op of api.operations) {
     const path = openApiPath(op.path);
     paths[path] ??= {};
@@ -251,13 +307,14 @@ export function buildOpenApiDocument(api: ApiDescription): Record<string, unknow
     const id = operationId(op);
     if (operationIds.has(id)) throw new Error(`operationId ${id} is not unique`);
     operationIds.add(id);
-    paths[path][op.method] = operation(op);
+    paths[path][op.method] = operation(op, plain);
   }
   return {
     openapi: '3.1.0',
     info: {
       title: 'Property listings search and alerts',
       version: api.version,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description: [
         'Hydra JSON-LD API over French real-estate listings: property documents grouping the adverts of one good, market indicators, ' +
           'city and department lookups, saved searches, and webhooks for new matches and advert events.',
@@ -270,11 +327,17 @@ export function buildOpenApiDocument(api: ApiDescription): Record<string, unknow
         '**Query strings** use bracket notation (`propertyTypes[]=0&propertyTypes[]=1`, `order[price]=asc`, ' +
           '`expressions[0][1][options][includes]=false`), parsed with bounds: nesting depth 5, lists up to 1000 items, 3000 parameters, ' +
           '64 KiB (414 beyond).',
-        '**Errors** are `application/problem+json` in API Platform\'s Hydra shape (`Problem`), with `violations` naming each bad input.',
+        '**Media types**, as API Platform serves them: resources are `application/ld+json` (Hydra JSON-LD) unless `Accept` prefers ' +
+          '`application/json`, which gets the same data without the JSON-LD keys (`@context`, `@id`, `@type`), a collection as the ' +
+          'array of its members (no total, no page links: ask for JSON-LD for those). An `Accept` admitting neither is refused with ' +
+          '406 (`text/html` too: this page is at `/docs`). Bodies may be sent as `application/json` or `application/ld+json`.',
+        '**Errors** are `application/problem+json` in API Platform\'s Hydra shape (`Problem`), with `violations` naming each bad input, whatever `Accept` says.',
         '**Synthetic data**: points of interest, transit stations outside the curated Paris network, and demo listings come from seeded ' +
           'generators and are labelled as such.',
       ].join('\n\n'),
     },
+    // Relative: the document is served by the gateway it describes, at whatever address it is reached.
+    servers: [{ url: '/', description: 'The gateway serving this document' }],
     tags: api.tags,
     security: [{ apiKey: [] }],
     paths,
@@ -293,7 +356,7 @@ export function buildOpenApiDocument(api: ApiDescription): Record<string, unknow
         },
       },
       headers: COMPONENT_HEADERS,
-      schemas: COMPONENT_SCHEMAS,
+      schemas: Object.fromEntries(Object.entries({ ...COMPONENT_SCHEMAS, ...plain.variants }).map(([name, schema]) => [name, defaultsInWords(schema)])),
     },
   };
 }

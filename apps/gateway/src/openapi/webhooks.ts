@@ -53,11 +53,15 @@ const RECEIVER_RESPONSES = {
   },
 };
 
-function webhook(summary: string, description: string, body: JsonSchema, tag: string): Record<string, unknown> {
+/** `ad.update.price` → `webhookAdUpdatePrice`: names for the receivers generators make. */
+const webhookOperationId = (name: string) => `webhook${name.split(/[^a-zA-Z0-9]+/).map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('')}`;
+
+function webhook(name: string, summary: string, description: string, body: JsonSchema, tag: string): Record<string, unknown> {
   return {
     post: {
       tags: [tag],
       summary,
+      operationId: webhookOperationId(name),
       description,
       parameters: SIGNING_HEADERS,
       requestBody: { required: true, content: { 'application/json': { schema: body } } },
@@ -71,6 +75,7 @@ function webhook(summary: string, description: string, body: JsonSchema, tag: st
 export function webhooks(): Record<string, unknown> {
   const result: Record<string, unknown> = {
     match: webhook(
+      'match',
       'A property newly meets the search (Match payload)',
       'Sent to the search\'s `endpointRecipient` once per property that meets its criteria after it was saved, new or changed into ' +
         'them. Also listed by `GET /searches/{id}/matches` and streamed by `GET /searches/{id}/stream` (`event: match`).',
@@ -80,6 +85,7 @@ export function webhooks(): Record<string, unknown> {
   };
   for (const kind of ADVERT_WEBHOOK_KINDS) {
     result[kind] = webhook(
+      kind,
       `${EVENT_KIND_SUMMARIES[kind]} (Event payload)`,
       `Sent to the search's \`eventEndpoint\` when \`subscribedEvents\` holds \`${kind}\` and the property meets the search's criteria.`,
       { allOf: [ref('EventPayload'), { type: 'object', properties: { event: { type: 'string', const: kind } } }] },
