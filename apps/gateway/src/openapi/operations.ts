@@ -590,14 +590,14 @@ export const API_OPERATIONS: OperationSpec[] = [
     path: OPENAPI_JSON_PATH,
     ...DOCS_ROUTE,
     summary: 'This OpenAPI 3.1 document',
-    responses: { '200': { description: 'The document', schema: { type: 'object', description: 'OpenAPI 3.1' } }, '304': 'Not modified (`If-None-Match`)' },
+    responses: { '200': { description: 'The document', schema: { type: 'object', description: 'OpenAPI 3.1', additionalProperties: true } }, '304': 'Not modified (`If-None-Match`)' },
   },
   {
     method: 'get',
     path: OPENAPI_JSON_ALIAS,
     ...DOCS_ROUTE,
     summary: `This OpenAPI 3.1 document (its first address; prefer ${OPENAPI_JSON_PATH})`,
-    responses: { '200': { description: 'The document', schema: { type: 'object', description: 'OpenAPI 3.1' } }, '304': 'Not modified (`If-None-Match`)' },
+    responses: { '200': { description: 'The document', schema: { type: 'object', description: 'OpenAPI 3.1', additionalProperties: true } }, '304': 'Not modified (`If-None-Match`)' },
   },
 ];
 
