@@ -3,9 +3,8 @@
  * JSON-LD by default, plain JSON for `Accept: application/json`, 406 for what neither is, and
  * bodies read as `application/ld+json` as well as `application/json`.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ROOT, startStackFixture, type StackFixture } from '@immo/stack';
+import { startStackFixture, type StackFixture } from '@immo/stack';
+import { ingestExampleProperty } from './example-property';
 
 describe('content negotiation end to end (whole stack over HTTP)', () => {
   let fixture: StackFixture;
@@ -15,11 +14,7 @@ describe('content negotiation end to end (whole stack over HTTP)', () => {
 
   beforeAll(async () => {
     fixture = await startStackFixture();
-    const example = JSON.parse(readFileSync(join(ROOT, 'libs', 'contracts', 'src', 'listings', 'advert-snapshot.example.json'), 'utf8')) as Record<string, unknown>;
-    const ingested = await fixture.send('POST', '/admin/adverts', [example], { 'X-API-KEY': fixture.stack.adminApiKey });
-    propertyId = (ingested.body as { results: { propertyId: string }[] }).results[0]!.propertyId;
-    const deadline = Date.now() + 15_000;
-    while ((await get(`/documents/properties/${propertyId}`)).status !== 200 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    propertyId = await ingestExampleProperty(fixture);
   }, 120_000);
 
   afterAll(async () => {

@@ -6,12 +6,13 @@
  * structured parameters (polygon, expressions, geoShapes) included.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import createClient from 'openapi-fetch';
 import { z } from 'zod';
 import { ROOT, startStackFixture, type StackFixture } from '@immo/stack';
+import { ingestExampleProperty } from './example-property';
 import { getCalls, type GetCall, type SeededIds } from './generated-client/get-calls';
 
 type Schema = Record<string, unknown>;
@@ -27,18 +28,6 @@ interface OpenApiDocument {
 const BIN = join(ROOT, 'node_modules', '.bin');
 const run = (command: string, args: string[], cwd: string) =>
   spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' } });
-
-async function eventually<T>(fn: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
 
 /** A JSON answer a call got, for the typed program to hold against the generated types. */
 interface Answer {
@@ -101,10 +90,7 @@ describe('a client generated from the served OpenAPI description (openapi-typesc
     document = JSON.parse(documentText) as OpenApiDocument;
     writeFileSync(join(workDir, 'openapi.json'), documentText);
 
-    const example = JSON.parse(readFileSync(join(ROOT, 'libs', 'contracts', 'src', 'listings', 'advert-snapshot.example.json'), 'utf8')) as Record<string, unknown>;
-    const ingested = await fixture.send('POST', '/admin/adverts', [example], { 'X-API-KEY': fixture.stack.adminApiKey });
-    const propertyId = (ingested.body as { results: { propertyId: string }[] }).results[0]!.propertyId;
-    await eventually(async () => expect((await fixture.get(`/documents/properties/${propertyId}`)).status).toBe(200));
+    const propertyId = await ingestExampleProperty(fixture);
     const cities = (await fixture.get('/cities?insee=69383')).body as { 'hydra:member': { '@id': string }[] };
     const created = await fixture.send('POST', '/searches', { title: 'Flats in Lyon', transactionType: 0, propertyTypes: [0], includedCities: ['/cities/69123'] });
     expect(created.status).toBe(201);

@@ -4,6 +4,7 @@ import { JSON_LD_MEDIA_TYPE, JSON_MEDIA_TYPE } from '../http/response-format';
 import { IGNORED_PARAMETERS_HEADER } from '../listings/property-pages';
 import { COMPONENT_SCHEMAS } from './component-schemas';
 import { fromZod, ref, type JsonSchema } from './json-schema';
+import { operationIdOf } from './operation-ids';
 import { PlainJsonSchemas } from './plain-json-schemas';
 import { webhooks } from './webhooks';
 
@@ -282,10 +283,7 @@ function operation(op: OperationSpec, plain: PlainJsonSchemas): Record<string, u
 }
 
 /** `GET /searches/:id/deliveries` → `getSearchesIdDeliveries`: stable names for client generators. */
-function operationId(op: OperationSpec): string {
-  const words = op.path.split(/[^a-zA-Z0-9]+/).filter(Boolean);
-  return op.method + (words.length > 0 ? words : ['root']).map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
-}
+const operationId = (op: OperationSpec): string => operationIdOf(op.method, op.path);
 
 export const openApiPath = (path: string) => path.replace(/:([a-zA-Z]+)/g, '{$1}');
 

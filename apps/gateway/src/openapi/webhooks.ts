@@ -1,5 +1,6 @@
 import { ADVERT_WEBHOOK_KINDS, type AdvertWebhookKind } from '@immo/contracts';
 import { ref, type JsonSchema } from './json-schema';
+import { operationIdOf } from './operation-ids';
 
 /** What each event kind reports (the spec's table of event kinds). */
 const EVENT_KIND_SUMMARIES: Readonly<Record<AdvertWebhookKind, string>> = {
@@ -53,15 +54,12 @@ const RECEIVER_RESPONSES = {
   },
 };
 
-/** `ad.update.price` → `webhookAdUpdatePrice`: names for the receivers generators make. */
-const webhookOperationId = (name: string) => `webhook${name.split(/[^a-zA-Z0-9]+/).map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('')}`;
-
 function webhook(name: string, summary: string, description: string, body: JsonSchema, tag: string): Record<string, unknown> {
   return {
     post: {
       tags: [tag],
       summary,
-      operationId: webhookOperationId(name),
+      operationId: operationIdOf('webhook', name),
       description,
       parameters: SIGNING_HEADERS,
       requestBody: { required: true, content: { 'application/json': { schema: body } } },
