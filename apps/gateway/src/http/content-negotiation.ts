@@ -10,20 +10,27 @@ declare module 'fastify' {
   }
 }
 
-/** What a JSON-LD answer starts with, as both the default serializer and the page relay write it. */
+/** What a page of documents relayed as bytes starts with (`hydraCollectionBytes`). */
 const JSON_LD_START = '{"@context"';
 
-function isJsonLd(reply: FastifyReply, payload: unknown): payload is string | Buffer {
+/** JSON (not a problem body, which has its own type) on its way out. */
+function isJson(reply: FastifyReply): boolean {
   const type = reply.getHeader('content-type');
-  if (typeof type !== 'string' || !type.startsWith('application/json')) return false;
-  if (typeof payload === 'string') return payload.startsWith(JSON_LD_START);
-  return Buffer.isBuffer(payload) && payload.toString('latin1', 0, JSON_LD_START.length) === JSON_LD_START;
+  return typeof type === 'string' && type.startsWith('application/json');
 }
 
-function varyOnAccept(reply: FastifyReply): void {
+/** A resource as a controller answers it, before serialization. */
+const isJsonLdObject = (payload: unknown): payload is object => typeof payload === 'object' && payload !== null && !Buffer.isBuffer(payload) && '@context' in payload;
+
+/** A resource relayed as bytes. */
+const isJsonLdBytes = (payload: unknown): payload is Buffer => Buffer.isBuffer(payload) && payload.toString('latin1', 0, JSON_LD_START.length) === JSON_LD_START;
+
+/** Labels a JSON-LD answer with its negotiated type. */
+function label(reply: FastifyReply, format: ResponseFormat): void {
   const vary = reply.getHeader('vary');
   const current = Array.isArray(vary) ? vary.join(', ') : typeof vary === 'string' ? vary : '';
   void reply.header('vary', current === '' ? 'Accept' : `${current}, Accept`);
+  void reply.header('content-type', format === 'jsonld' ? JSON_LD_CONTENT_TYPE : JSON_CONTENT_TYPE);
 }
 
 function notAcceptable(): ProblemException {
@@ -40,8 +47,10 @@ function notAcceptable(): ProblemException {
  * `application/json` (see `toPlainJson`), q-values weighed, and 406 before anything is done for an
  * `Accept` that admits neither (`text/html` included). Answers whose body is not JSON-LD (plain
  * JSON of admin and account routes, problem bodies, which stay `application/problem+json`) go as
- * they are. The usual request costs a header comparison and, on the way out, a look at the
- * body's first bytes; only a plain-JSON answer is parsed and written again.
+ * they are. A resource is an answer holding `@context`: seen before serialization (where the
+ * plain form is made without parsing anything), or, for a page of documents relayed as bytes,
+ * by its first bytes (only that page, asked for as plain JSON, is parsed and written again). The
+ * usual request costs a header comparison and a key lookup.
  *
  * Registered after the key check, without encapsulation (as `authenticateBeforeBody`): a request
  * without a key is answered 401 whatever it accepts, and a 406 carries the CORS headers.
@@ -57,16 +66,17 @@ export function installContentNegotiation(fastify: FastifyInstance): void {
       if (format === null) return refuse(request, reply, notAcceptable());
       request.responseFormat = format;
     });
+    instance.addHook('preSerialization', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      const format = request.responseFormat;
+      if (format === null || !isJson(reply) || !isJsonLdObject(payload)) return payload;
+      label(reply, format);
+      return format === 'jsonld' ? payload : toPlainJson(payload);
+    });
     instance.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       const format = request.responseFormat;
-      if (format === null || !isJsonLd(reply, payload)) return payload;
-      varyOnAccept(reply);
-      if (format === 'jsonld') {
-        void reply.header('content-type', JSON_LD_CONTENT_TYPE);
-        return payload;
-      }
-      void reply.header('content-type', JSON_CONTENT_TYPE);
-      return JSON.stringify(toPlainJson(JSON.parse(payload.toString())));
+      if (format === null || !isJson(reply) || !isJsonLdBytes(payload)) return payload;
+      label(reply, format);
+      return format === 'jsonld' ? payload : JSON.stringify(toPlainJson(JSON.parse(payload.toString())));
     });
   };
   void fastify.register(Object.assign(plugin, { [Symbol.for('skip-override')]: true }));
