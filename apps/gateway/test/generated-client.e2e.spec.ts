@@ -145,6 +145,15 @@ describe('a client generated from the served OpenAPI description (openapi-typesc
         }
         if ((call.parseAs ?? 'json') === 'json' && call.status < 300) answers.push({ method: 'get', path, status: call.status, mediaType, body });
         call.check?.(body, response);
+        // The plain JSON form, where one is described, as a client accepting only application/json gets it.
+        const plain = mediaType === 'application/ld+json' ? described.content?.['application/json']?.schema : undefined;
+        if (plain !== undefined) {
+          const asJson = (await client.GET(path as never, { ...(init as object), headers: { accept: 'application/json' } } as never)) as { data?: unknown; response: Response };
+          if (!(asJson.response.headers.get('content-type') ?? '').startsWith('application/json')) throw new Error(`Accept: application/json got ${asJson.response.headers.get('content-type')}`);
+          const checked = responseValidator(document, plain).safeParse(asJson.data);
+          if (!checked.success) throw new Error(`the plain JSON body does not match the described schema: ${checked.error.message.slice(0, 800)}`);
+          answers.push({ method: 'get', path, status: call.status, mediaType: 'application/json', body: asJson.data });
+        }
       } catch (failure) {
         failures.push(`GET ${path}: ${failure instanceof Error ? failure.message : String(failure)}`);
       }

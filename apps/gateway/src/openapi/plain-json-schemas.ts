@@ -6,9 +6,20 @@ const VARIANT_SUFFIX = '.json';
 const COLLECTION_REF = `${REF_PREFIX}HydraCollection`;
 
 const isJsonLdKey = (key: string) => key.startsWith('@');
+const ALTERNATIVES = new Set(['anyOf', 'oneOf']);
+/** What an alternative that held only JSON-LD keywords stands for in plain JSON: some object. */
+const ANY_OBJECT = { type: 'object', additionalProperties: true };
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const refName = (value: Record<string, unknown>): string | undefined =>
   typeof value['$ref'] === 'string' && value['$ref'].startsWith(REF_PREFIX) ? value['$ref'].slice(REF_PREFIX.length) : undefined;
+
+/** An object schema whose only properties are JSON-LD keywords, with nothing else to it. */
+function isOnlyJsonLd(schema: unknown): boolean {
+  if (!isObject(schema) || !isObject(schema['properties'])) return false;
+  const names = Object.keys(schema['properties']);
+  const structural = ['allOf', 'anyOf', 'oneOf', 'items', 'additionalProperties', '$ref'].some((key) => key in schema);
+  return names.length > 0 && names.every(isJsonLdKey) && !structural;
+}
 
 /** `collectionOf(member)`'s member schema, or undefined for any other schema. */
 function collectionMember(schema: JsonSchema): JsonSchema | undefined {
@@ -44,6 +55,12 @@ export class PlainJsonSchemas {
     return member === undefined ? (this.strip(schema) as JsonSchema) : { type: 'array', items: this.strip(member) };
   }
 
+  /**
+   * `value` without JSON-LD keywords. A part that held nothing else (the identifiers of a
+   * resource in an `allOf`, the `{"@id": …}` form of a relation among alternatives) is left out
+   * of an `allOf` and stands for any object among alternatives, rather than becoming an empty
+   * object schema, which generators type as an object that may hold nothing.
+   */
   private strip(value: unknown): unknown {
     if (Array.isArray(value)) return value.map((item) => this.strip(item));
     if (!isObject(value)) return value;
@@ -53,6 +70,10 @@ export class PlainJsonSchemas {
     for (const [key, child] of Object.entries(value)) {
       if (key === 'properties' && isObject(child)) {
         stripped[key] = Object.fromEntries(Object.entries(child).filter(([property]) => !isJsonLdKey(property)).map(([property, schema]) => [property, this.strip(schema)]));
+      } else if (key === 'allOf' && Array.isArray(child)) {
+        stripped[key] = child.filter((part) => !isOnlyJsonLd(part)).map((part) => this.strip(part));
+      } else if (ALTERNATIVES.has(key) && Array.isArray(child)) {
+        stripped[key] = child.map((part) => (isOnlyJsonLd(part) ? ANY_OBJECT : this.strip(part)));
       } else if (key === 'required' && Array.isArray(child)) {
         stripped[key] = child.filter((property) => typeof property !== 'string' || !isJsonLdKey(property));
       } else {
