@@ -84,7 +84,8 @@ describe('a client generated from the served OpenAPI description (openapi-typesc
   const workDir = mkdtempSync(join(tmpdir(), 'generated-client-'));
 
   beforeAll(async () => {
-    fixture = await startStackFixture();
+    // Rate limits on, as customers meet them (the answers' RateLimit headers are required), far above these calls.
+    fixture = await startStackFixture({ RATE_LIMIT_REQUESTS: '100000', RATE_LIMIT_BURST: '10000', PUBLIC_REQUESTS_PER_MINUTE: '100000', PUBLIC_REQUESTS_BURST: '10000' });
     const served = await fetch(`${fixture.stack.baseUrl}/docs/openapi.json`);
     documentText = await served.text();
     document = JSON.parse(documentText) as OpenApiDocument;

@@ -210,8 +210,12 @@ function response(status: string, spec: ResponseSpec, limited: boolean, plain: P
   const code = Number(status);
   const isError = code >= 400;
   const headers: Record<string, unknown> = { [REQUEST_ID_HEADER]: headerRef(REQUEST_ID_HEADER) };
-  // The limiter runs once the key is known: every answer after it carries the headers.
-  if (limited && code !== 401 && code !== 403 && spec.rateLimitHeaders !== false) for (const name of RATE_LIMIT_HEADERS) headers[name] = headerRef(name);
+  // The limiter runs once the key is known: every answer after it carries the headers. A success
+  // always went through it, so there they are required (rate limits are on unless an operator
+  // turns them off); an error may come before it (the key's service unavailable).
+  if (limited && code !== 401 && code !== 403 && spec.rateLimitHeaders !== false) {
+    for (const name of RATE_LIMIT_HEADERS) headers[name] = code < 400 ? { ...COMPONENT_HEADERS[name], required: true } : headerRef(name);
+  }
   for (const name of spec.sharedHeaders ?? []) {
     if (!COMPONENT_HEADERS[name]) throw new Error(`No shared response header ${name}`);
     headers[name] = headerRef(name);
