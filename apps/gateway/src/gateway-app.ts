@@ -8,8 +8,10 @@ import { authenticateBeforeBody } from './auth/authenticate-before-body';
 import { RequestAuthenticator } from './auth/request-authenticator';
 import { installBodyDepthLimit } from './http/body-depth';
 import { bodyLimits, installRouteBodyLimits } from './http/body-limits';
+import { installContentNegotiation } from './http/content-negotiation';
 import { gatewayFastifyOptions } from './http/http-server-options';
 import { installMergePatchBodyParser } from './http/merge-patch-body';
+import { acceptJsonLdBodies } from './http/json-ld-bodies';
 import { stampRoutePolicies } from './http/route-policy';
 import { installRequestTelemetry } from './telemetry/request-telemetry';
 
@@ -29,7 +31,7 @@ export interface GatewayAppOptions {
  * The gateway application as `main.ts` runs it, not listening yet. The order of the steps
  * matters: the route policies are stamped and the body-limit `onRoute` hook added before Nest
  * registers its routes (in `listen`/`init`); the key check is registered after CORS so that it
- * runs after it (see `authenticateBeforeBody`).
+ * runs after it (see `authenticateBeforeBody`), and content negotiation after the key check.
  */
 export async function createGatewayApp(config: GatewayConfig, nats: NatsConnection, options: GatewayAppOptions = {}): Promise<NestFastifyApplication> {
   const module = GatewayModule.register(config, nats);
@@ -40,8 +42,10 @@ export async function createGatewayApp(config: GatewayConfig, nats: NatsConnecti
   installRouteBodyLimits(fastify, bodyLimits(config.BODY_LIMIT_BYTES));
   installBodyDepthLimit(fastify);
   installMergePatchBodyParser(fastify);
+  acceptJsonLdBodies(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, options.nest);
   app.enableCors(CORS_OPTIONS);
   authenticateBeforeBody(fastify, app.get(RequestAuthenticator));
+  installContentNegotiation(fastify);
   return app;
 }

@@ -9,6 +9,7 @@ import { hydraCollection } from '../http/hydra-collection';
 import type { ParsedQuery } from '../http/query-string';
 import { ServiceClient } from '../rpc/service-client';
 import { nameIgnoredParameters } from '../http/ignored-parameters';
+import { OwnMediaType } from '../http/own-media-type.decorator';
 import { callerOf, uuidParameter } from '../searches/search-route-params';
 import { AccountKeys } from '../auth/account-keys';
 import { LiveStream } from './live-stream';
@@ -90,6 +91,7 @@ export class SearchAlertsController {
    * query for clients that cannot set headers) resumes after that notification.
    */
   @Get(':id/stream')
+  @OwnMediaType()
   async stream(@Req() request: AuthenticatedRequest, @Param('id') id: string, @BracketQuery() query: ParsedQuery, @Res() reply: FastifyReply): Promise<void> {
     const searchId = await this.ownedSearch(request, id);
     const header = request.headers['last-event-id'];

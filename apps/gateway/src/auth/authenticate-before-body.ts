@@ -31,7 +31,7 @@ function drainForAWhile(request: FastifyRequest): void {
 }
 
 /** A refusal in the problem shape, as the exception filter renders one; the body stays unread. */
-function refuse(request: FastifyRequest, reply: FastifyReply, problem: ProblemException): FastifyReply {
+export function refuse(request: FastifyRequest, reply: FastifyReply, problem: ProblemException): FastifyReply {
   drainForAWhile(request);
   return reply.code(problem.status).header('content-type', PROBLEM_CONTENT_TYPE).send(problemBody(problem.status, problem.detail, problem.violations));
 }

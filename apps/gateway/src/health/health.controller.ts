@@ -5,6 +5,7 @@ import { SERVICE_NAMES, pingReplySchema, pingSubject, rollCallSubject, type Serv
 import { NATS_CONNECTION, NatsRpcClient, RpcCallError, shutdownState } from '@immo/service-kit';
 import { Public } from '../auth/public.decorator';
 import { GATEWAY_INSTANCE } from './gateway-instance';
+import { OwnMediaType } from '../http/own-media-type.decorator';
 
 export const PING_TIMEOUT_MS = 1000;
 /** The roll call of a service's replicas ends once none has answered for this long after the last. */
@@ -18,6 +19,7 @@ const ROLL_CALL_QUIET_MS = 250;
  */
 @Controller('health')
 @Public()
+@OwnMediaType()
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,

@@ -1,4 +1,5 @@
 import qs from 'qs';
+import { decodeJsonParameters } from './json-query-parameters';
 import { ProblemException } from './problem';
 
 /**
@@ -44,6 +45,7 @@ export function parseQueryString(raw: string): ParsedQuery {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ProblemException(400, `The query string cannot be parsed: ${reason}`, [{ propertyPath: '(query)', message: reason }]);
   }
+  decodeJsonParameters(parsed, QUERY_LIMITS);
   assertArrayLimit(parsed, '', 0);
   return parsed;
 }

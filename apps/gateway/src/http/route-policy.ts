@@ -5,6 +5,7 @@ import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constant
 import type { FastifyRequest } from 'fastify';
 import { ADMIN_ONLY, IS_PUBLIC } from '../auth/public.decorator';
 import { BODY_LIMIT, type BodyLimitName } from './body-limits';
+import { OWN_MEDIA_TYPE } from './own-media-type.decorator';
 
 /** Who may call a route: anyone, any valid key, or the admin key only. */
 export type RouteAccess = 'public' | 'key' | 'admin';
@@ -14,12 +15,14 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
     bodyLimitName?: BodyLimitName;
+    /** `@OwnMediaType()`: the route picks its media type, content negotiation leaves it alone. */
+    ownMediaType?: boolean;
   }
 }
 
 /**
  * Copies what the decorators say of each route (`@Public()`, `@AdminOnly()` on the method or its
- * controller, `@BodyLimit()`) into the route's Fastify `config`, through Nest's `@RouteConfig`
+ * controller, `@BodyLimit()`, `@OwnMediaType()`) into the route's Fastify `config`, through Nest's `@RouteConfig`
  * metadata. Fastify then knows it before anything of the request is read: the `onRoute` hook
  * gives the route its body limit, and the `onRequest` hook reads its access from
  * `request.routeOptions.config`, without a list of paths to keep in step with the controllers.
@@ -35,8 +38,9 @@ export function stampRoutePolicies(controllers: readonly Type[]): void {
       const targets = [handler, controller];
       const access: RouteAccess = reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ? 'public' : reflector.getAllAndOverride<boolean>(ADMIN_ONLY, targets) ? 'admin' : 'key';
       const bodyLimit = reflector.getAllAndOverride<BodyLimitName | undefined>(BODY_LIMIT, targets) ?? 'small';
+      const ownMediaType = reflector.getAllAndOverride<boolean | undefined>(OWN_MEDIA_TYPE, targets) === true;
       const config = (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) ?? {}) as Record<string, unknown>;
-      Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...config, access, bodyLimitName: bodyLimit }, handler);
+      Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...config, access, bodyLimitName: bodyLimit, ownMediaType }, handler);
     }
   }
 }

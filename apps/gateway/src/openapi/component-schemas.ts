@@ -753,8 +753,10 @@ const healthIndicator: JsonSchema = {
   properties: {
     status: { type: 'string', enum: ['up', 'down'] },
     message: { type: 'string', examples: ['no instance is answering'] },
-    instance: STRING,
+    instance: { type: 'string', description: 'The replica of the service that answered the ping' },
     stores: { type: 'object', additionalProperties: { type: 'string', enum: ['up', 'down'] } },
+    replicas: { type: 'object', description: 'Every replica of the service that answered the roll call, by instance', additionalProperties: { type: 'string', enum: ['ready', 'not ready'] } },
+    server: { type: 'string', description: 'The NATS server the gateway is connected to (the `nats` check)', examples: ['nats://127.0.0.1:4222'] },
   },
 };
 

@@ -4,6 +4,7 @@ import { Public } from '../auth/public.decorator';
 import { ProblemException } from '../http/problem';
 import { DOCS_CONTENT_SECURITY_POLICY, DocsPage } from './docs-page';
 import { sendStatic } from './static-body';
+import { OwnMediaType } from '../http/own-media-type.decorator';
 
 /** An asset asked for with its current content hash never changes under that address. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -13,6 +14,7 @@ const REVALIDATE = 'no-cache';
 /** `GET /docs`: Swagger UI on the OpenAPI document; `GET /docs/assets/{file}`: its files. Public. */
 @Controller('docs')
 @Public()
+@OwnMediaType()
 export class DocsPageController {
   private readonly page = new DocsPage();
 

@@ -8,6 +8,7 @@ import { problemBody } from '../http/problem';
 import { COMPONENT_SCHEMAS } from './component-schemas';
 import { buildOpenApiDocument, openApiPath } from './openapi-document';
 import { API_DESCRIPTION, API_OPERATIONS, SEARCH_EXAMPLE } from './operations';
+import { JSON_QUERY_PARAMETERS } from '../http/json-query-parameters';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 
@@ -93,6 +94,25 @@ describe('OpenAPI document', () => {
     expect(unresolved).toEqual([]);
   });
 
+  it('says what generators need: a server, no field default (generators make such a field required), request ids always sent', () => {
+    expect((document as unknown as { servers: unknown[] }).servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    const defaults = JSON.stringify(document.components.schemas).match(/"default":/g) ?? [];
+    expect(defaults).toEqual([]);
+    const searchInput = document.components.schemas['SearchInput'] as { required: string[]; properties: Record<string, { description?: string }> };
+    expect(searchInput.required).not.toContain('sortMode');
+    expect(searchInput.properties['notificationEnabled']!.description).toMatch(/Default: `false`/);
+    expect((document as unknown as { components: { headers: Record<string, { required?: boolean }> } }).components.headers['X-Request-Id']!.required).toBe(true);
+  });
+
+  it('lists ld+json and json for request bodies and JSON-LD answers, and 406 where Accept is negotiated', () => {
+    const create = document.paths['/searches']!['post']!;
+    expect(Object.keys(create.requestBody!.content).sort()).toEqual(['application/json', 'application/ld+json']);
+    expect(Object.keys(create.responses['201']!.content!).sort()).toEqual(['application/json', 'application/ld+json']);
+    expect(create.responses['406']).toBeDefined();
+    expect(document.paths['/health/live']!['get']!.responses['406']).toBeUndefined();
+    expect(Object.keys(document.paths['/admin/read-models/properties/status']!['get']!.responses['200']!.content!)).toEqual(['application/json']);
+  });
+
   it('describes every operation with OpenAPI path templates, once', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/cities', '/cities/{id}', '/indicators/points_of_interest', '/docs', '/docs/openapi.json', '/docs.json']));
@@ -110,7 +130,7 @@ describe('OpenAPI document', () => {
     ]);
     expect(parameters.find((p) => p.name === 'radius')!.schema).toMatchObject({ type: 'number', exclusiveMinimum: 0, maximum: 10 });
     const cities = document.paths['/cities']!['get']!.parameters;
-    expect(cities.find((p) => p.name === 'polygon')).toMatchObject({ required: false, style: 'deepObject' });
+    expect(cities.find((p) => p.name === 'polygon')).toMatchObject({ required: false, schema: { type: 'string', contentMediaType: 'application/json', contentSchema: { type: 'array' } } });
     expect(cities.find((p) => p.name === 'page')).toMatchObject({ required: false, schema: { type: 'integer', minimum: 1, default: 1 } });
     expect(cities.find((p) => p.name === 'order[name]')?.schema).toMatchObject({ enum: ['asc', 'desc'] });
     expect(cities.find((p) => p.name === 'excludeGroupedCities')?.schema).toMatchObject({ enum: expect.arrayContaining(['true', 'false']) });
@@ -126,10 +146,21 @@ describe('OpenAPI document', () => {
     }
     expect(search.parameters.filter((p) => p.in === 'query' && !p.description?.trim()).map((p) => p.name)).toEqual([]);
     expect(byName.get('propertyTypes[]')!.schema).toMatchObject({ type: 'array', items: { type: 'integer', enum: [0, 1, 2, 3, 4, 5, 6] } });
-    expect(byName.get('expressions')).toMatchObject({ style: 'deepObject' });
+    // Structured parameters as one JSON text, which generated clients can send (they refuse deepObject lists).
+    expect(byName.get('expressions')).toMatchObject({ schema: { type: 'string', contentMediaType: 'application/json', contentSchema: { type: 'array' } } });
+    const structured = Object.values(document.paths).flatMap((operations) =>
+      Object.values(operations).flatMap((operation) => (operation.parameters ?? []).filter((p) => p.in === 'query' && (p.style === 'deepObject' || p.schema?.['contentMediaType'] !== undefined))),
+    );
+    expect(structured.filter((p) => p.style === 'deepObject')).toEqual([]);
+    expect([...new Set(structured.map((p) => p.name))].sort()).toEqual([...JSON_QUERY_PARAMETERS].sort());
     expect(byName.get('budgetMin')!.description).toMatch(/inclusive/);
     expect(search.responses['200']!.headers!['X-Ignored-Parameters']).toEqual({ $ref: '#/components/headers/X-Ignored-Parameters' });
-    expect(search.responses['200']!.content!['application/json']!.schema).toMatchObject({ allOf: [{ $ref: '#/components/schemas/HydraCollection' }, expect.anything()] });
+    expect(search.responses['200']!.content!['application/ld+json']!.schema).toMatchObject({ allOf: [{ $ref: '#/components/schemas/HydraCollection' }, expect.anything()] });
+    // Accept: application/json gets the members alone, without the JSON-LD keys.
+    expect(search.responses['200']!.content!['application/json']!.schema).toEqual({ type: 'array', items: { $ref: '#/components/schemas/PropertyDocument.json' } });
+    const plainDocument = document.components.schemas['PropertyDocument.json'] as { properties: Record<string, unknown>; required: string[] };
+    expect(Object.keys(plainDocument.properties).filter((key) => key.startsWith('@'))).toEqual([]);
+    expect(plainDocument.required).not.toContain('@id');
     expect(search.description).toMatch(/hydra:totalItems/);
   });
 
@@ -173,7 +204,8 @@ describe('OpenAPI document', () => {
       expect([where, tooMany?.content]).toEqual([where, { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } }]);
       // A server-sent event stream writes its own headers, past the limiter's.
       const streamed = success[1].content?.['text/event-stream'] !== undefined;
-      expect([where, success[1].headers?.['RateLimit-Remaining']]).toEqual([where, streamed ? undefined : { $ref: '#/components/headers/RateLimit-Remaining' }]);
+      // Every success went through the limiter: the headers are required there.
+      expect([where, success[1].headers?.['RateLimit-Remaining']]).toEqual([where, streamed ? undefined : expect.objectContaining({ required: true, schema: { type: 'integer', minimum: 0 } })]);
       expect([where, operation.responses['401']!.headers?.['RateLimit-Remaining']]).toEqual([where, undefined]);
     }
   });

@@ -1,7 +1,11 @@
 import { z } from 'zod';
+import { JSON_QUERY_PARAMETERS } from '../http/json-query-parameters';
+import { JSON_LD_MEDIA_TYPE, JSON_MEDIA_TYPE } from '../http/response-format';
 import { IGNORED_PARAMETERS_HEADER } from '../listings/property-pages';
 import { COMPONENT_SCHEMAS } from './component-schemas';
 import { fromZod, ref, type JsonSchema } from './json-schema';
+import { operationIdOf } from './operation-ids';
+import { PlainJsonSchemas } from './plain-json-schemas';
 import { webhooks } from './webhooks';
 
 /**
@@ -28,10 +32,14 @@ export interface ResponseSpec {
   description: string;
   /** Of the body; absent: no body described (204), or the problem body for an error status. */
   schema?: JsonSchema;
-  /** Default `application/json`, `application/problem+json` for errors; several when the route serves files. */
+  /**
+   * Default: `application/ld+json` and its plain `application/json` form for a JSON-LD resource,
+   * `application/json` for other JSON, `application/problem+json` for errors; several when the
+   * route serves files.
+   */
   contentType?: string | string[];
-  /** Response headers particular to the route, by name. */
-  headers?: Record<string, { description: string; schema?: JsonSchema }>;
+  /** Response headers particular to the route, by name; `required` when every such answer carries it. */
+  headers?: Record<string, { description: string; schema?: JsonSchema; required?: true }>;
   /** Response headers described once in `components.headers`, by name. */
   sharedHeaders?: string[];
   /** False for an answer written past Fastify (a server-sent event stream), which the limiter's headers never reach. */
@@ -63,18 +71,23 @@ export interface OperationSpec {
   adminOnly?: boolean;
   /** False: the route asks no service, so it never answers 503/504 for one. */
   upstream?: false;
+  /** The route picks its own media type (`@OwnMediaType()`): no content negotiation, no 406. */
+  ownMediaType?: true;
 }
 
-const JSON_CONTENT = 'application/json';
+const JSON_CONTENT = JSON_MEDIA_TYPE;
 const PROBLEM_CONTENT = 'application/problem+json';
+/** What request bodies may be sent as (`json-ld-bodies.ts`). */
+const BODY_CONTENT_TYPES = [JSON_MEDIA_TYPE, JSON_LD_MEDIA_TYPE];
 
 /** Headers and parameters every operation shares, as components. */
 const REQUEST_ID_HEADER = 'X-Request-Id';
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'] as const;
 
-const COMPONENT_HEADERS: Record<string, { description: string; schema: JsonSchema }> = {
+const COMPONENT_HEADERS: Record<string, { description: string; schema: JsonSchema; required?: true }> = {
   [REQUEST_ID_HEADER]: {
     description: "The request's id: the one the client sent in `X-Request-Id` when usable, or a new UUID. The logs of every app it reached name it.",
+    required: true,
     schema: { type: 'string', examples: ['5d0f8a2c-3b7e-4f1a-9c6d-2e4b8a1f0c93'] },
   },
   'RateLimit-Limit': { description: 'Requests the API key may make per window, on average (when the key is rate limited)', schema: { type: 'integer', minimum: 0 } },
@@ -84,7 +97,7 @@ const COMPONENT_HEADERS: Record<string, { description: string; schema: JsonSchem
     description: 'The policy: `<requests>;w=<window seconds>;burst=<requests at once>`',
     schema: { type: 'string', examples: ['1200;w=60;burst=120'] },
   },
-  'Retry-After': { description: 'Seconds to wait before the next request is accepted', schema: { type: 'integer', minimum: 0 } },
+  'Retry-After': { description: 'Seconds to wait before the next request is accepted', required: true, schema: { type: 'integer', minimum: 0 } },
   [IGNORED_PARAMETERS_HEADER]: {
     description:
       'Comma-separated names of the query parameters this endpoint does not read (top-level names, and `order[<key>]` for a ' +
@@ -105,7 +118,7 @@ function standardErrors(op: OperationSpec, hasQuery: boolean): Record<string, Re
   if (op.body) {
     errors['400'] ??= { description: 'Invalid body; `violations` names each bad field' };
     errors['413'] = { description: 'Body over the size limit' };
-    const types = (op.body.contentTypes ?? [JSON_CONTENT]).map((type) => `\`${type}\``).join(' or ');
+    const types = (op.body.contentTypes ?? BODY_CONTENT_TYPES).map((type) => `\`${type}\``).join(' or ');
     errors['415'] = { description: `Body of a media type the gateway does not read (send ${types})` };
   }
   if (!op.public) {
@@ -115,6 +128,7 @@ function standardErrors(op: OperationSpec, hasQuery: boolean): Record<string, Re
     errors['503'] = { description: 'A service this request needs (the searches service, which checks account keys) is unavailable' };
   }
   if (op.adminOnly) errors['403'] = { description: 'Not the admin key' };
+  if (op.ownMediaType !== true) errors['406'] = { description: '`Accept` admits neither `application/ld+json` nor `application/json`' };
   if (op.upstream !== false) {
     errors['503'] = { description: 'The service answering this route is unavailable (no instance responds)' };
     errors['504'] = { description: 'The service answering this route did not answer in time' };
@@ -159,24 +173,68 @@ function objectShape(schema: z.ZodType): Record<string, z.ZodType> {
   return {};
 }
 
-function response(status: string, spec: ResponseSpec, limited: boolean): Record<string, unknown> {
+/**
+ * A structured parameter (a list of objects or of lists) as one JSON text: client generators
+ * cannot send its bracket notation (openapi-fetch refuses deepObject arrays), while every one
+ * sends a string. The gateway reads both (`json-query-parameters.ts`).
+ */
+function asJsonText(parameter: Record<string, unknown>): Record<string, unknown> {
+  const { style: _style, explode: _explode, schema, description, ...rest } = parameter;
+  const name = String(parameter['name']);
+  if (!JSON_QUERY_PARAMETERS.includes(name)) throw new Error(`The structured query parameter ${name} is not read as JSON (JSON_QUERY_PARAMETERS)`);
+  const text =
+    `The whole value may also be sent as one JSON text of that structure, URL-encoded (\`${name}=<JSON>\`): the form client ` +
+    'generators send. Bracket notation is read as well.';
+  return {
+    ...rest,
+    description: description === undefined ? text : `${String(description)} ${text}`,
+    schema: { type: 'string', contentMediaType: JSON_CONTENT, contentSchema: schema },
+  };
+}
+
+/** `default` as words: generators make a field with a default required, which a client then has to send and reads as always present. */
+function defaultsInWords(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(defaultsInWords);
+  if (typeof value !== 'object' || value === null) return value;
+  const { default: fallback, ...rest } = value as Record<string, unknown>;
+  // A map of named schemas (`properties`, the components) may name one `default`: its entries are schemas, it is none.
+  const inMap = (key: string, child: unknown) =>
+    key === 'properties' && typeof child === 'object' && child !== null
+      ? Object.fromEntries(Object.entries(child).map(([name, schema]) => [name, defaultsInWords(schema)]))
+      : defaultsInWords(child);
+  const converted = Object.fromEntries(Object.entries(rest).map(([key, child]) => [key, inMap(key, child)]));
+  if (fallback === undefined) return converted;
+  const words = `Default: \`${JSON.stringify(fallback)}\`.`;
+  return { ...converted, description: typeof rest['description'] === 'string' ? `${rest['description']} ${words}` : words };
+}
+
+function response(status: string, spec: ResponseSpec, limited: boolean, plain: PlainJsonSchemas): Record<string, unknown> {
   const code = Number(status);
   const isError = code >= 400;
   const headers: Record<string, unknown> = { [REQUEST_ID_HEADER]: headerRef(REQUEST_ID_HEADER) };
-  // The limiter runs once the key is known: every answer after it carries the headers.
-  if (limited && code !== 401 && code !== 403 && spec.rateLimitHeaders !== false) for (const name of RATE_LIMIT_HEADERS) headers[name] = headerRef(name);
+  // The limiter runs once the key is known: every answer after it carries the headers. A success
+  // always went through it, so there they are required (rate limits are on unless an operator
+  // turns them off); an error may come before it (the key's service unavailable).
+  if (limited && code !== 401 && code !== 403 && spec.rateLimitHeaders !== false) {
+    for (const name of RATE_LIMIT_HEADERS) headers[name] = code < 400 ? { ...COMPONENT_HEADERS[name], required: true } : headerRef(name);
+  }
   for (const name of spec.sharedHeaders ?? []) {
     if (!COMPONENT_HEADERS[name]) throw new Error(`No shared response header ${name}`);
     headers[name] = headerRef(name);
   }
-  for (const [name, header] of Object.entries(spec.headers ?? {})) headers[name] = { description: header.description, schema: header.schema ?? { type: 'string' } };
+  for (const [name, header] of Object.entries(spec.headers ?? {})) {
+    headers[name] = { description: header.description, ...(header.required ? { required: true } : {}), schema: header.schema ?? { type: 'string' } };
+  }
   const schema = spec.schema ?? (isError ? ref('Problem') : undefined);
+  if (schema && spec.contentType === undefined && !isError && plain.isJsonLd(schema)) {
+    return { description: spec.description, headers, content: { [JSON_LD_MEDIA_TYPE]: { schema }, [JSON_CONTENT]: { schema: plain.of(schema) } } };
+  }
   const contentTypes = [spec.contentType ?? (isError && !spec.schema ? PROBLEM_CONTENT : JSON_CONTENT)].flat();
   const content = Object.fromEntries(contentTypes.map((type) => [type, { schema }]));
   return { description: spec.description, headers, ...(schema ? { content } : {}) };
 }
 
-function operation(op: OperationSpec): Record<string, unknown> {
+function operation(op: OperationSpec, plain: PlainJsonSchemas): Record<string, unknown> {
   const parameters: unknown[] = [{ $ref: '#/components/parameters/RequestId' }];
   for (const [name, spec] of Object.entries(op.pathParams ?? {})) parameters.push({ name, in: 'path', required: true, ...spec });
   for (const [name, spec] of Object.entries(op.headers ?? {})) parameters.push({ name, in: 'header', required: false, ...spec });
@@ -193,7 +251,7 @@ function operation(op: OperationSpec): Record<string, unknown> {
       ...(parameter.explode !== undefined ? { explode: parameter.explode } : {}),
     });
   }
-  parameters.push(...query.values());
+  parameters.push(...[...query.values()].map((parameter) => (parameter['style'] === 'deepObject' ? asJsonText(parameter) : parameter)));
 
   const given = Object.fromEntries(Object.entries(op.responses).map(([status, spec]) => [status, typeof spec === 'string' ? { description: spec } : spec]));
   const all: Record<string, ResponseSpec> = { ...standardErrors(op, query.size > 0) };
@@ -205,7 +263,7 @@ function operation(op: OperationSpec): Record<string, unknown> {
   const responses = Object.fromEntries(
     Object.entries(all)
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([status, spec]) => [status, response(status, spec, rateLimited(op))]),
+      .map(([status, spec]) => [status, response(status, spec, rateLimited(op), plain)]),
   );
 
   return {
@@ -222,14 +280,11 @@ function operation(op: OperationSpec): Record<string, unknown> {
 
 function requestBody(body: NonNullable<OperationSpec['body']>): Record<string, unknown> {
   const media = { schema: body.schema, ...(body.example !== undefined ? { example: body.example } : {}) };
-  return { required: true, description: body.description, content: Object.fromEntries((body.contentTypes ?? [JSON_CONTENT]).map((type) => [type, media])) };
+  return { required: true, description: body.description, content: Object.fromEntries((body.contentTypes ?? BODY_CONTENT_TYPES).map((type) => [type, media])) };
 }
 
 /** `GET /searches/:id/deliveries` → `getSearchesIdDeliveries`: stable names for client generators. */
-function operationId(op: OperationSpec): string {
-  const words = op.path.split(/[^a-zA-Z0-9]+/).filter(Boolean);
-  return op.method + (words.length > 0 ? words : ['root']).map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
-}
+const operationId = (op: OperationSpec): string => operationIdOf(op.method, op.path);
 
 export const openApiPath = (path: string) => path.replace(/:([a-zA-Z]+)/g, '{$1}');
 
@@ -243,6 +298,7 @@ export interface ApiDescription {
 export function buildOpenApiDocument(api: ApiDescription): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const operationIds = new Set<string>();
+  const plain = new PlainJsonSchemas(COMPONENT_SCHEMAS);
   for (const op of api.operations) {
     const path = openApiPath(op.path);
     paths[path] ??= {};
@@ -250,13 +306,14 @@ export function buildOpenApiDocument(api: ApiDescription): Record<string, unknow
     const id = operationId(op);
     if (operationIds.has(id)) throw new Error(`operationId ${id} is not unique`);
     operationIds.add(id);
-    paths[path][op.method] = operation(op);
+    paths[path][op.method] = operation(op, plain);
   }
   return {
     openapi: '3.1.0',
     info: {
       title: 'Property listings search and alerts',
       version: api.version,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description: [
         'Hydra JSON-LD API over French real-estate listings: property documents grouping the adverts of one good, market indicators, ' +
           'city and department lookups, saved searches, and webhooks for new matches and advert events.',
@@ -272,11 +329,17 @@ export function buildOpenApiDocument(api: ApiDescription): Record<string, unknow
         '**Times** in answers, webhooks and the live stream are Europe/Paris time to the second with the offset in force ' +
           '(`2026-07-01T14:03:00+02:00`, `2026-01-15T09:00:00+01:00` in winter), as the original service writes them. Dates and times in ' +
           'queries accept `Z` or any offset; without one they are Paris time.',
-        '**Errors** are `application/problem+json` in API Platform\'s Hydra shape (`Problem`), with `violations` naming each bad input.',
+        '**Media types**, as API Platform serves them: resources are `application/ld+json` (Hydra JSON-LD) unless `Accept` prefers ' +
+          '`application/json`, which gets the same data without the JSON-LD keys (`@context`, `@id`, `@type`), a collection as the ' +
+          'array of its members (no total, no page links: ask for JSON-LD for those). An `Accept` admitting neither is refused with ' +
+          '406 (`text/html` too: this page is at `/docs`). Bodies may be sent as `application/json` or `application/ld+json`.',
+        '**Errors** are `application/problem+json` in API Platform\'s Hydra shape (`Problem`), with `violations` naming each bad input, whatever `Accept` says.',
         '**Synthetic data**: points of interest, transit stations outside the curated Paris network, and demo listings come from seeded ' +
           'generators and are labelled as such.',
       ].join('\n\n'),
     },
+    // Relative: the document is served by the gateway it describes, at whatever address it is reached.
+    servers: [{ url: '/', description: 'The gateway serving this document' }],
     tags: api.tags,
     security: [{ apiKey: [] }],
     paths,
@@ -295,7 +358,7 @@ export function buildOpenApiDocument(api: ApiDescription): Record<string, unknow
         },
       },
       headers: COMPONENT_HEADERS,
-      schemas: COMPONENT_SCHEMAS,
+      schemas: Object.fromEntries(Object.entries({ ...COMPONENT_SCHEMAS, ...plain.variants }).map(([name, schema]) => [name, defaultsInWords(schema)])),
     },
   };
 }

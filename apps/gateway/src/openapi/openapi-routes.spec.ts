@@ -3,6 +3,7 @@ import { RequestMethod, type Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { GatewayModule } from '../app.module';
 import { ADMIN_ONLY, IS_PUBLIC } from '../auth/public.decorator';
+import { OWN_MEDIA_TYPE } from '../http/own-media-type.decorator';
 import { openApiPath } from './openapi-document';
 import { API_OPERATIONS } from './operations';
 import { idleNatsConnection, testGatewayConfig } from './test-double/gateway-without-services';
@@ -12,6 +13,7 @@ interface Route {
   key: string;
   public: boolean;
   adminOnly: boolean;
+  ownMediaType: boolean;
 }
 
 const asList = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : [String(value ?? '/')]);
@@ -36,7 +38,7 @@ function registeredRoutes(controllers: Type[]): Route[] {
       const flag = (key: string) => Boolean(Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller));
       for (const base of bases) {
         for (const path of asList(paths)) {
-          routes.push({ key: `${method} ${openApiPath(joinPaths(base, path))}`, public: flag(IS_PUBLIC), adminOnly: flag(ADMIN_ONLY) });
+          routes.push({ key: `${method} ${openApiPath(joinPaths(base, path))}`, public: flag(IS_PUBLIC), adminOnly: flag(ADMIN_ONLY), ownMediaType: flag(OWN_MEDIA_TYPE) });
         }
       }
     }
@@ -47,7 +49,12 @@ function registeredRoutes(controllers: Type[]): Route[] {
 describe('OpenAPI document against the routes the gateway registers', () => {
   const controllers = (GatewayModule.register(testGatewayConfig(), idleNatsConnection()).controllers ?? []) as Type[];
   const routes = registeredRoutes(controllers);
-  const documented = API_OPERATIONS.map((op) => ({ key: `${op.method} ${openApiPath(op.path)}`, public: op.public === true, adminOnly: op.adminOnly === true }));
+  const documented = API_OPERATIONS.map((op) => ({
+    key: `${op.method} ${openApiPath(op.path)}`,
+    public: op.public === true,
+    adminOnly: op.adminOnly === true,
+    ownMediaType: op.ownMediaType === true,
+  }));
 
   it('finds the routes of every controller of the gateway module', () => {
     expect(controllers.length).toBeGreaterThanOrEqual(10);
@@ -68,5 +75,11 @@ describe('OpenAPI document against the routes the gateway registers', () => {
   it('marks public and admin-only exactly the routes the guard treats so', () => {
     const flags = (list: Route[]) => list.map((route) => `${route.key}${route.public ? ' public' : ''}${route.adminOnly ? ' admin' : ''}`).sort();
     expect(flags(documented)).toEqual(flags(routes));
+  });
+
+  it('marks the routes that pick their own media type (no 406) exactly as their decorators do', () => {
+    const own = (list: Route[]) => list.filter((route) => route.ownMediaType).map((route) => route.key).sort();
+    expect(own(documented)).toEqual(own(routes));
+    expect(own(routes)).toEqual(expect.arrayContaining(['get /health/live', 'get /metrics', 'get /docs', 'get /searches/{id}/stream']));
   });
 });

@@ -5,6 +5,7 @@ import { OPENAPI_JSON_ALIAS, OPENAPI_JSON_PATH } from './docs-page';
 import { buildOpenApiDocument } from './openapi-document';
 import { API_DESCRIPTION } from './operations';
 import { StaticBody, sendStatic } from './static-body';
+import { OwnMediaType } from '../http/own-media-type.decorator';
 
 /** Paths without their leading slash, as Nest route decorators take them. */
 const routePath = (path: string) => path.slice(1);
@@ -15,6 +16,7 @@ const routePath = (path: string) => path.slice(1);
  */
 @Controller()
 @Public()
+@OwnMediaType()
 export class OpenApiController {
   private readonly document = new StaticBody(Buffer.from(JSON.stringify(buildOpenApiDocument(API_DESCRIPTION)), 'utf8'), 'application/json; charset=utf-8');
 

@@ -33,7 +33,7 @@ const CITY_ID = { description: 'City id (stable, derived from the INSEE code)', 
 const DEPARTMENT_ID = { description: 'Department id: the code as a number (2A → 201, 2B → 202)', schema: { type: 'integer', minimum: 1, maximum: 999_999_999 } };
 const PLATFORM_ORIGIN = { platformorigin: { description: 'Where the write comes from (an app, a site); stored on the search, at most 200 characters', schema: { type: 'string', maxLength: 200 } } };
 const IGNORED = { sharedHeaders: [IGNORED_PARAMETERS_HEADER] };
-const DOCS_ROUTE = { tag: 'docs', public: true, upstream: false } as const;
+const DOCS_ROUTE = { tag: 'docs', public: true, upstream: false, ownMediaType: true } as const;
 const ADMIN = { adminOnly: true } as const;
 
 /** A saved search as a client would write it: the docs page shows it rather than every optional field. */
@@ -89,6 +89,7 @@ export const API_OPERATIONS: OperationSpec[] = [
     responses: { '200': { description: 'Alive', schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', const: 'ok' } } } } },
     public: true,
     upstream: false,
+    ownMediaType: true,
   },
   {
     method: 'get',
@@ -101,6 +102,7 @@ export const API_OPERATIONS: OperationSpec[] = [
     },
     public: true,
     upstream: false,
+    ownMediaType: true,
   },
   {
     method: 'get',
@@ -110,6 +112,7 @@ export const API_OPERATIONS: OperationSpec[] = [
     responses: { '200': { description: 'Prometheus text exposition format', contentType: 'text/plain', schema: { type: 'string' } } },
     public: true,
     upstream: false,
+    ownMediaType: true,
   },
   {
     method: 'get',
@@ -417,7 +420,7 @@ export const API_OPERATIONS: OperationSpec[] = [
       description: 'A JSON merge patch of the Search',
       schema: ref('SearchPatch'),
       example: { notificationEnabled: false },
-      contentTypes: [MERGE_PATCH_CONTENT_TYPE, 'application/json'],
+      contentTypes: [MERGE_PATCH_CONTENT_TYPE, 'application/json', 'application/ld+json'],
     },
     responses: SEARCH_UPDATE_RESPONSES,
   },
@@ -515,6 +518,7 @@ export const API_OPERATIONS: OperationSpec[] = [
       'Each event has `id` the delivery id, `event` `match` or the event kind, and `data` the webhook body (the Match or Event ' +
       'payload under Webhooks). `Last-Event-ID` (header, or `lastEventId` in the query) resumes after that notification. A ' +
       'comment line every 15 s keeps idle connections open.',
+    ownMediaType: true,
     pathParams: { id: SEARCH_ID },
     headers: { 'Last-Event-ID': { description: 'Resume after this notification (what EventSource sends on reconnecting)', schema: UUID } },
     parameters: [{ name: 'lastEventId', description: 'Resume after this notification id, for clients that cannot set the Last-Event-ID header', schema: UUID }],
@@ -538,13 +542,14 @@ export const API_OPERATIONS: OperationSpec[] = [
       'One block per property (title, price and price drop, surface, rooms, city, picture, link to the advert), and the ' +
       "search's unsubscribe link, pointing to this origin. A search without notifications yet gets an e-mail built from a " +
       'sample property, marked `Exemple`. The route takes no query parameter: any one is refused (400).',
+    ownMediaType: true,
     pathParams: { id: SEARCH_ID },
     responses: {
       '200': {
         description: 'The HTML part of the e-mail, sent with a Content-Security-Policy that lets no script run and loads nothing but https pictures',
         contentType: 'text/html',
         schema: { type: 'string' },
-        headers: { 'Content-Security-Policy': { description: 'The policy' }, 'Cache-Control': { description: '`no-store`' } },
+        headers: { 'Content-Security-Policy': { description: 'The policy', required: true }, 'Cache-Control': { description: '`no-store`', required: true } },
       },
       '400': 'Malformed UUID, or a query parameter (the route takes none)',
       '404': 'Unknown search',
@@ -601,6 +606,7 @@ export const API_OPERATIONS: OperationSpec[] = [
     },
     public: true,
     upstream: false,
+    ownMediaType: true,
   },
   {
     method: 'post',
@@ -619,6 +625,7 @@ export const API_OPERATIONS: OperationSpec[] = [
       '429': { description: 'More than 10 requests this minute from this address', sharedHeaders: ['Retry-After'] },
     },
     public: true,
+    ownMediaType: true,
   },
   {
     method: 'post',
@@ -666,7 +673,7 @@ export const API_OPERATIONS: OperationSpec[] = [
         description: 'The page, sent with a Content-Security-Policy (scripts, styles and requests from this origin only)',
         contentType: 'text/html',
         schema: { type: 'string' },
-        headers: { 'Content-Security-Policy': { description: 'The policy' }, ETag: { description: 'Content hash' } },
+        headers: { 'Content-Security-Policy': { description: 'The policy', required: true }, ETag: { description: 'Content hash', required: true } },
       },
       '304': 'Not modified (`If-None-Match`)',
     },
@@ -683,7 +690,7 @@ export const API_OPERATIONS: OperationSpec[] = [
         description: 'The file (gzip when accepted); `Cache-Control` immutable when `v` is the current hash, revalidated otherwise',
         contentType: ['text/javascript', 'text/css', 'image/png', 'application/json'],
         schema: { type: 'string', contentMediaType: 'application/octet-stream' },
-        headers: { 'Cache-Control': { description: 'Caching policy' }, ETag: { description: 'Content hash' } },
+        headers: { 'Cache-Control': { description: 'Caching policy', required: true }, ETag: { description: 'Content hash', required: true } },
       },
       '304': 'Not modified (`If-None-Match`)',
       '404': 'No such file',
@@ -694,14 +701,14 @@ export const API_OPERATIONS: OperationSpec[] = [
     path: OPENAPI_JSON_PATH,
     ...DOCS_ROUTE,
     summary: 'This OpenAPI 3.1 document',
-    responses: { '200': { description: 'The document', schema: { type: 'object', description: 'OpenAPI 3.1' } }, '304': 'Not modified (`If-None-Match`)' },
+    responses: { '200': { description: 'The document', schema: { type: 'object', description: 'OpenAPI 3.1', additionalProperties: true } }, '304': 'Not modified (`If-None-Match`)' },
   },
   {
     method: 'get',
     path: OPENAPI_JSON_ALIAS,
     ...DOCS_ROUTE,
     summary: `This OpenAPI 3.1 document (its first address; prefer ${OPENAPI_JSON_PATH})`,
-    responses: { '200': { description: 'The document', schema: { type: 'object', description: 'OpenAPI 3.1' } }, '304': 'Not modified (`If-None-Match`)' },
+    responses: { '200': { description: 'The document', schema: { type: 'object', description: 'OpenAPI 3.1', additionalProperties: true } }, '304': 'Not modified (`If-None-Match`)' },
   },
 ];
 

@@ -1,5 +1,6 @@
 import { ADVERT_WEBHOOK_KINDS, type AdvertWebhookKind } from '@immo/contracts';
 import { ref, type JsonSchema } from './json-schema';
+import { operationIdOf } from './operation-ids';
 
 /** What each event kind reports (the spec's table of event kinds). */
 const EVENT_KIND_SUMMARIES: Readonly<Record<AdvertWebhookKind, string>> = {
@@ -53,11 +54,12 @@ const RECEIVER_RESPONSES = {
   },
 };
 
-function webhook(summary: string, description: string, body: JsonSchema, tag: string): Record<string, unknown> {
+function webhook(name: string, summary: string, description: string, body: JsonSchema, tag: string): Record<string, unknown> {
   return {
     post: {
       tags: [tag],
       summary,
+      operationId: operationIdOf('webhook', name),
       description,
       parameters: SIGNING_HEADERS,
       requestBody: { required: true, content: { 'application/json': { schema: body } } },
@@ -71,6 +73,7 @@ function webhook(summary: string, description: string, body: JsonSchema, tag: st
 export function webhooks(): Record<string, unknown> {
   const result: Record<string, unknown> = {
     match: webhook(
+      'match',
       'A property newly meets the search (Match payload)',
       'Sent to the search\'s `endpointRecipient` once per property that meets its criteria after it was saved, new or changed into ' +
         'them. Also listed by `GET /searches/{id}/matches` and streamed by `GET /searches/{id}/stream` (`event: match`).',
@@ -80,6 +83,7 @@ export function webhooks(): Record<string, unknown> {
   };
   for (const kind of ADVERT_WEBHOOK_KINDS) {
     result[kind] = webhook(
+      kind,
       `${EVENT_KIND_SUMMARIES[kind]} (Event payload)`,
       `Sent to the search's \`eventEndpoint\` when \`subscribedEvents\` holds \`${kind}\` and the property meets the search's criteria.`,
       { allOf: [ref('EventPayload'), { type: 'object', properties: { event: { type: 'string', const: kind } } }] },

@@ -7,6 +7,7 @@ import { ProblemException } from '../http/problem';
 import type { ParsedQuery } from '../http/query-string';
 import { ServiceClient } from '../rpc/service-client';
 import { callerOf, uuidParameter } from './search-route-params';
+import { OwnMediaType } from '../http/own-media-type.decorator';
 
 /**
  * The page holds text from crawled adverts: escaped when rendered, and on top of that no script
@@ -37,6 +38,7 @@ function requestOrigin(request: AuthenticatedRequest): string {
  * everywhere; the notifier renders the e-mail from the search's newest notifications.
  */
 @Controller('searches')
+@OwnMediaType()
 export class EmailPreviewController {
   constructor(private readonly services: ServiceClient) {}
 

@@ -9,6 +9,7 @@ import { BracketQuery } from '../http/bracket-query.decorator';
 import { validateBody } from '../http/query-params';
 import type { ParsedQuery } from '../http/query-string';
 import { ServiceClient } from '../rpc/service-client';
+import { OwnMediaType } from '../http/own-media-type.decorator';
 
 /** Unsubscribe links are clicked, not scripted: a few per minute per address is plenty, and tokens cannot be guessed by trying. */
 export const UNSUBSCRIBE_LIMIT = { requests: 10, windowMs: 60_000 };
@@ -42,6 +43,7 @@ const FORM = 'application/x-www-form-urlencoded';
  * open links nobody clicked.
  */
 @Controller('public/search')
+@OwnMediaType()
 export class UnsubscribeController {
   private readonly attempts = new LRUCache<string, { count: number }>({ max: 100_000, ttl: UNSUBSCRIBE_LIMIT.windowMs });
 
