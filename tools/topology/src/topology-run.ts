@@ -38,6 +38,10 @@ export interface RunObservations {
   /** Webhook ids received that the searches' delivery logs lack, or list with fewer attempts than POSTs. */
   missingFromDeliveryLog: string[];
   searchIds: Map<string, string>;
+  /** The account's matches as `GET /matches` lists them, its pages read through every gateway in turn (sorted ids). */
+  matchesListed: string[];
+  /** The matches the Match webhooks received announced (sorted ids, each once). */
+  matchesNotified: string[];
   /** Webhooks POSTed more than once: when each POST arrived (epoch ms) and the attempts the delivery log lists. */
   duplicates: { id: string; arrivedAtMs: number[]; attempts: DeliveryView['attempts'] }[];
 }
@@ -159,7 +163,9 @@ export async function runTopologyScenario(options: RunOptions): Promise<RunObser
       arrivedAtMs: receiver.received.filter((webhook) => webhook.headers['webhook-id'] === id).map((webhook) => webhook.atMs),
       attempts: deliveries.get(id)?.attempts ?? [],
     }));
-  return { notifications, postsByWebhookId, priceEventsInArrivalOrder, groupings, queryAnswers, missingFromDeliveryLog, searchIds, duplicates };
+  const matchesListed = (await allPages<{ '@id': string }>(stack, key, '/matches?order[createdAt]=asc', 30)).map((match) => match['@id']).sort();
+  const matchesNotified = [...new Set(receiver.received.map((webhook) => JSON.parse(webhook.body) as Json).filter((body) => body['@type'] === 'Match').map((body) => String(body['@id'])))].sort();
+  return { notifications, postsByWebhookId, priceEventsInArrivalOrder, groupings, queryAnswers, missingFromDeliveryLog, matchesListed, matchesNotified, searchIds, duplicates };
 }
 
 const PROBE = '/documents/properties?includedSites[]=topo&transactionType=0&propertyTypes[]=1&order[price]=asc&itemsPerPage=20';

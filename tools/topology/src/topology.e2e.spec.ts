@@ -154,6 +154,7 @@ describe('topology: two replicas of every service on a 3-node NATS cluster, agai
     expect([...reference.notifications.keys()].filter((key) => key.startsWith('match|')).length).toBeGreaterThan(500);
     expect([...reference.notifications.keys()].filter((key) => key.startsWith('ad.update.price|')).length).toBeGreaterThan(50);
     expect(reference.queryAnswers.size).toBe(1);
+    expect(reference.matchesListed).toEqual(reference.matchesNotified);
   });
 
   /**
@@ -192,5 +193,8 @@ describe('topology: two replicas of every service on a 3-node NATS cluster, agai
     expect([...observed.queryAnswers][0]).toEqual([...reference.queryAnswers][0]);
     // The delivery log lists every attempt.
     expect(observed.missingFromDeliveryLog).toEqual([]);
+    // The account's matches, paged through both gateways and both searches replicas, are the ones notified.
+    expect(observed.matchesListed).toEqual(observed.matchesNotified);
+    expect(observed.matchesListed.length).toBe(reference.matchesListed.length);
   });
 });
