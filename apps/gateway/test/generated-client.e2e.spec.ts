@@ -74,6 +74,17 @@ function responseValidator(document: OpenApiDocument, schema: Schema): z.ZodType
   return z.fromJSONSchema({ ...root, $defs: defs } as Parameters<typeof z.fromJSONSchema>[0]);
 }
 
+/** The id of the account's first match, once the matcher made it. */
+async function eventuallyOneMatch(fixture: StackFixture, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [match] = ((await fixture.get('/matches')).body as { 'hydra:member': { '@id': string }[] })['hydra:member'];
+    if (match) return match['@id'].split('/').pop() as string;
+    if (Date.now() > deadline) throw new Error(`no match within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe('a client generated from the served OpenAPI description (openapi-typescript + openapi-fetch)', () => {
   let fixture: StackFixture;
   let document: OpenApiDocument;
@@ -91,7 +102,11 @@ describe('a client generated from the served OpenAPI description (openapi-typesc
     document = JSON.parse(documentText) as OpenApiDocument;
     writeFileSync(join(workDir, 'openapi.json'), documentText);
 
+    // Saved before the flat arrives, so that the flat is its match (alerts never back-fill).
+    const alerted = await fixture.send('POST', '/searches', { title: 'Alerts in Lyon', transactionType: 0, propertyTypes: [0], includedCities: ['/cities/69123'], notificationEnabled: true });
+    expect(alerted.status).toBe(201);
     const propertyId = await ingestExampleProperty(fixture);
+    const matchId = await eventuallyOneMatch(fixture);
     const cities = (await fixture.get('/cities?insee=69383')).body as { 'hydra:member': { '@id': string }[] };
     const created = await fixture.send('POST', '/searches', { title: 'Flats in Lyon', transactionType: 0, propertyTypes: [0], includedCities: ['/cities/69123'] });
     expect(created.status).toBe(201);
@@ -99,7 +114,7 @@ describe('a client generated from the served OpenAPI description (openapi-typesc
     // A stored search as a real 201 gives it: the typed program holds it against the generated type.
     answers.push({ method: 'post', path: '/searches', status: 201, mediaType: 'application/ld+json', body: created.body });
     const docsAsset = /assets\/([^"?]+)/.exec((await (await fetch(`${fixture.stack.baseUrl}/docs`)).text()))?.[1] ?? '';
-    ids = { propertyId, cityId: Number(cities['hydra:member'][0]!['@id'].split('/').pop()), searchId: search.id, searchToken: search.token, docsAsset };
+    ids = { propertyId, cityId: Number(cities['hydra:member'][0]!['@id'].split('/').pop()), searchId: search.id, searchToken: search.token, docsAsset, matchId };
   }, 120_000);
 
   afterAll(async () => {

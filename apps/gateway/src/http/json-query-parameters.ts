@@ -7,7 +7,7 @@ import { ProblemException } from './problem';
  * (`expressions[0][0][word]=jardin`). Client generators cannot send the bracket notation of such
  * values (openapi-fetch refuses them), so the OpenAPI description gives them in this form.
  */
-export const JSON_QUERY_PARAMETERS: readonly string[] = ['polygon', 'expressions', 'geoShapes'];
+export const JSON_QUERY_PARAMETERS: readonly string[] = ['polygon', 'expressions', 'geoShapes', /* the original's other name for `expressions` */ 'expression'];
 
 /**
  * A decoded JSON value as bracket notation would have given it: strings at the leaves (`2.35`,

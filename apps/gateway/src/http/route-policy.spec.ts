@@ -50,6 +50,7 @@ describe('route policies stamped from the controllers decorators', () => {
       'SearchesController.create': 'POST key search',
       'SearchesController.update': 'POST key search',
       'SearchesController.put': 'PUT key search',
+      'SearchesController.patch': 'PATCH key search',
       'ListingsController.ingest': 'POST admin ingestion',
     });
   });

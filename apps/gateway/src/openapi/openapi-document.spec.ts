@@ -248,7 +248,7 @@ describe('OpenAPI document', () => {
 
   it('describes PATCH of a search as a JSON merge patch, in either media type, where null resets a field', () => {
     const content = document.paths['/searches/{id}']!['patch']!.requestBody!.content;
-    expect(Object.keys(content).sort()).toEqual(['application/json', 'application/merge-patch+json']);
+    expect(Object.keys(content).sort()).toEqual(['application/json', 'application/ld+json', 'application/merge-patch+json']);
     expect(content['application/merge-patch+json']!.schema).toEqual({ $ref: '#/components/schemas/SearchPatch' });
     expect(componentSchema('SearchPatch').safeParse({ notificationEnabled: false, endpointRecipient: null, budgetMax: null }).error?.issues).toBeUndefined();
     expect(componentSchema('SearchPatch').safeParse({ notificationEnabled: 'off' }).success).toBe(false);

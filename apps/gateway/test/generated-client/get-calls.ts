@@ -11,6 +11,8 @@ export interface SeededIds {
   searchId: string;
   searchToken: string;
   docsAsset: string;
+  /** The seeded flat's match for a search saved before it arrived. */
+  matchId: string;
 }
 
 /** What openapi-fetch reads an answer as: JSON (the default), text, or a stream left unread. */
@@ -64,10 +66,34 @@ export function getCalls(ids: SeededIds): Record<string, GetCall> {
     },
     '/cities/{id}': { params: { path: { id: ids.cityId } }, status: 200 },
     '/departments/{id}': { params: { path: { id: 69 } }, status: 200 },
+    '/departments': {
+      params: { query: { 'code[]': ['69', '2A'] } },
+      status: 200,
+      check: (body) => expectTrue(collection(body)['hydra:member'].map((department) => department['departmentCode']).join() === '2A,69', 'the two departments asked for'),
+    },
+    '/departments/{id}/cities': {
+      params: { path: { id: 69 }, query: { page: 2 } },
+      status: 200,
+      check: (body) => expectTrue(collection(body)['hydra:member'].every((city) => city['department'] === '/departments/69'), "the department's cities"),
+    },
+    '/site_categories': {
+      status: 200,
+      check: (body) => expectTrue(collection(body)['hydra:member'].some((category) => category['@id'] === '/site_categories/portal'), "the seeded advert's category"),
+    },
+    '/site_categories/{id}': { params: { path: { id: 'portal' } }, status: 200 },
+    '/matches': {
+      params: { query: { property: `/documents/properties/${ids.propertyId}`, 'order[createdAt]': 'asc', withPropertyDocument: 'true' } },
+      status: 200,
+      check: (body, response) => {
+        noIgnoredParameters(response);
+        expectTrue(collection(body)['hydra:member'][0]?.['@id'] === `/matches/${ids.matchId}`, 'the seeded match');
+      },
+    },
+    '/matches/{id}': { params: { path: { id: ids.matchId }, query: { withPropertyDocument: 'true' } }, status: 200 },
     '/public/location-autocomplete': { key: 'none', params: { query: { q: 'lyon' } }, status: 200 },
     '/indicators/points_of_interest': { params: { query: { lat: 45.7597, lon: 4.8553, radius: 1, 'facilities[]': ['school'] } }, status: 200 },
     '/documents/properties': {
-      params: { query: { geoShapes: JSON.stringify([LYON_RING]), expressions: JSON.stringify(EXPRESSIONS), 'propertyTypes[]': [0], itemsPerPage: 5 } },
+      params: { query: { geoShapes: JSON.stringify([LYON_RING]), expressions: JSON.stringify(EXPRESSIONS), 'propertyTypes[]': [0], advertPriceMin: 280_000, advertPriceMax: 300_000, itemsPerPage: 5 } },
       status: 200,
       check: (body, response) => {
         noIgnoredParameters(response);
