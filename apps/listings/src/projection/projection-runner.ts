@@ -251,6 +251,25 @@ export class ProjectionRunner {
   }
 
   /**
+   * This replica took the writer's turn (the ingestion lease): the stored search rows are made this
+   * version's now, not at the first event it applies, which may come much later.
+   */
+  tookWritersTurn(): void {
+    void this.serial(() => this.checkRowsAsNewWriter()).catch(() => undefined);
+  }
+
+  /**
+   * Once a replica that followed is the writer: what it followed is committed first, then the
+   * rows it will write to are made this version's (`makeStoredRowsCurrent`). Once per turn.
+   */
+  private async checkRowsAsNewWriter(): Promise<void> {
+    if (this.rowsChecked || this.stopped || !this.isWriter()) return;
+    await this.commitBatch();
+    await this.lastCommit;
+    await this.makeStoredRowsCurrent();
+  }
+
+  /**
    * The writer's commit of something other than a batch of events (the search rows' upgrade): as a
    * batch's, it holds only over the checkpoint this replica knows, so that it fails, and this
    * replica restarts, if another replica wrote meanwhile.
@@ -390,13 +409,7 @@ export class ProjectionRunner {
     if (this.applied !== null && event.position <= this.applied) return;
     const following = await this.followWriterTo(event.position);
     if (following) this.rowsChecked = false;
-    else if (!this.rowsChecked && !this.stopped) {
-      // This replica just became the writer: what it follows is committed first, then the rows it
-      // will write to must be of its version.
-      await this.commitBatch();
-      await this.lastCommit;
-      await this.makeStoredRowsCurrent();
-    }
+    else await this.checkRowsAsNewWriter();
     const { advertStates, propertyDocuments, outbox, searchIndex } = this.deps;
     const uow = this.uow;
     if (advertStates.handles(event) && this.runs(advertStates.name, event.position)) {

@@ -7,7 +7,7 @@ import { EmbeddedDocumentStore, type CommitOptions, type DocumentStore, type Doc
 import { JetStreamEventStore } from '@immo/event-store';
 import type { City, PropertyDocument } from '@immo/contracts';
 import { matches } from '@immo/property-criteria';
-import { startNatsServer, type RunningNatsServer } from '@immo/testing';
+import { startNatsServer, until, type RunningNatsServer } from '@immo/testing';
 import { generateDataset } from '../../demo/generate-snapshots';
 import type { GeoLookup } from '../geo/geo-directory.client';
 import { IngestionService } from '../ingestion/ingestion.service';
@@ -223,6 +223,24 @@ describe('search rows stored by an older version (real JetStream, LMDB read mode
     expect(log).toHaveBeenCalledWith(expect.stringMatching(/^search rows of \d+ properties upgraded from version 1 to /));
     log.mockRestore();
     documents = await storedDocuments(store);
+    await expectRowsCurrent(store);
+    expect(withinPrice(replica)).toBe(expectedWithinPrice());
+    await replica.runner.stop();
+    await store.close();
+  });
+
+  it('a follower of a shared store that takes the lead upgrades the rows at once, with no change to apply', async () => {
+    const store = new EmbeddedDocumentStore({ dataDir });
+    await storeVersionOneRows(store);
+    let writing = false;
+    const replica = open(store, () => writing);
+    await replica.runner.start();
+    expect(await storedSearchRowVersion(store)).toBe(1);
+    writing = true;
+    const log = jest.spyOn(Logger.prototype, 'log');
+    replica.runner.tookWritersTurn();
+    await until(() => log.mock.calls.some(([message]) => typeof message === 'string' && message.startsWith('search rows of ')), 30_000);
+    log.mockRestore();
     await expectRowsCurrent(store);
     expect(withinPrice(replica)).toBe(expectedWithinPrice());
     await replica.runner.stop();
