@@ -8,7 +8,7 @@ import type { IntegrationOutboxProjection } from './integration-outbox.projectio
 import type { PropertyDocumentsProjection } from './property-documents.projection';
 import type { SearchIndexProjection } from './search-index.projection';
 import { SEARCH_ROW_VERSION } from '../search/search-row';
-import { currentSearchRowVersionMark, SEARCH_ROW_VERSION_ID, storedSearchRowVersion } from './search-row-version';
+import { currentSearchRowVersionRecord, SEARCH_ROW_VERSION_ID, storedSearchRowVersion } from './search-row-version';
 import {
   ADVERT_FACTS_COLLECTION,
   ADVERTS_COLLECTION,
@@ -230,13 +230,14 @@ export class ProjectionRunner {
 
   /**
    * Before the writer stores a search row: makes sure the stored rows are all of this version. The
-   * first rows get the version's mark first; rows of another version are computed again from the
+   * first rows get the version's mark with them; rows of another version are computed again from the
    * documents and stored, the index with them. How many were, or null when nothing needed it.
    */
   private async makeStoredRowsCurrent(): Promise<number | null> {
     const { searchIndex, store } = this.deps;
     const version = await storedSearchRowVersion(store);
-    if (version === null) await this.commitOutsideBatches(currentSearchRowVersionMark());
+    // No rows yet: the first ones are committed with the mark of their version.
+    if (version === null) this.uow.put(CHECKPOINTS_COLLECTION.name, currentSearchRowVersionRecord());
     if (version === null || version === SEARCH_ROW_VERSION) {
       searchIndex.storedRowsCurrent();
       this.rowsChecked = true;

@@ -26,9 +26,13 @@ export async function storedSearchRowVersion(store: DocumentStore): Promise<numb
  * revision guard alone would keep it), so that the newer version recomputes them again.
  */
 export function currentSearchRowVersionMark(): DocumentWrite[] {
-  const mark: CheckpointRecord = { _id: SEARCH_ROW_VERSION_ID, revision: SEARCH_ROW_VERSION, position: SEARCH_ROW_VERSION };
   return [
     { collection: CHECKPOINTS_COLLECTION.name, deleteId: SEARCH_ROW_VERSION_ID },
-    { collection: CHECKPOINTS_COLLECTION.name, upsert: mark },
+    { collection: CHECKPOINTS_COLLECTION.name, upsert: currentSearchRowVersionRecord() },
   ];
+}
+
+/** The mark of this version, as stored (where there is none yet, it is written as is). */
+export function currentSearchRowVersionRecord(): CheckpointRecord {
+  return { _id: SEARCH_ROW_VERSION_ID, revision: SEARCH_ROW_VERSION, position: SEARCH_ROW_VERSION };
 }
