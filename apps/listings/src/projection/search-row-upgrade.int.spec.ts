@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
 import { EmbeddedDocumentStore, type CommitOptions, type DocumentStore, type DocumentWrite } from '@immo/document-store';
 import { JetStreamEventStore } from '@immo/event-store';
-import type { City, PropertyDocument } from '@immo/contracts';
+import type { PropertyDocument } from '@immo/contracts';
 import { matches } from '@immo/property-criteria';
 import { startNatsServer, until, type RunningNatsServer } from '@immo/testing';
 import { generateDataset } from '../../demo/generate-snapshots';
-import type { GeoLookup } from '../geo/geo-directory.client';
+import { geoStandIn as geo } from './geo-lookup.fixture';
 import { IngestionService } from '../ingestion/ingestion.service';
 import { criteriaOf } from '../search/property-document.fixture';
 import { SEARCH_ROW_VERSION, searchRowOf } from '../search/search-row';
@@ -17,34 +17,6 @@ import { createListingsProjections, type ListingsProjections } from './create-pr
 import { CHECKPOINTS_COLLECTION, PROPERTIES_COLLECTION, SEARCH_ROWS_COLLECTION, type PropertyRecord, type SearchRowRecord } from './read-models';
 import { SEARCH_ROW_VERSION_ID, storedSearchRowVersion } from './search-row-version';
 
-/** Reference data is the geo service's business; here a deterministic stand-in answers. */
-const geo: GeoLookup = {
-  async cityByInsee(insee: string): Promise<City | null> {
-    return {
-      id: Number(insee.replace(/^2A/, '201').replace(/^2B/, '202')),
-      cityParentId: null,
-      name: `Commune ${insee}`,
-      originalName: `Commune ${insee}`,
-      insee,
-      zipcode: null,
-      open: true,
-      hasGroupedByName: false,
-      hasGroupedByZipcode: false,
-      groupedCityNames: [],
-      groupedCityZipcodes: [],
-      country: { code: 'FR', id: 1, name: 'France' },
-      department: { code: insee.slice(0, 2), id: 1, name: 'Département' },
-      region: { code: '11', id: 11, name: 'Région' },
-      locations: { lat: 45, lon: 4 },
-    };
-  },
-  async inseeOf() {
-    return null;
-  },
-  async stationsNear() {
-    return [];
-  },
-};
 
 const NOW = () => new Date('2027-01-01T00:00:00Z');
 /** Small batches, so that the upgrade of the rows takes several commits. */
@@ -83,6 +55,18 @@ describe('search rows stored by an older version (real JetStream, LMDB read mode
     for (const doc of documents) expect(rows.get(doc.uuid)).toEqual(searchRowOf(doc));
     expect(await storedSearchRowVersion(store)).toBe(SEARCH_ROW_VERSION);
   }
+
+  /** The store as a replica uses it, calling `before` ahead of each commit (which may throw, as a dying process does). */
+  const beforeEachCommit = (store: DocumentStore, before: () => void): DocumentStore =>
+    new Proxy(store, {
+      get(target, property) {
+        if (property !== 'commit') return Reflect.get(target, property, target) as unknown;
+        return async (writes: readonly DocumentWrite[], options?: CommitOptions) => {
+          before();
+          return target.commit(writes, options);
+        };
+      },
+    });
 
   const withinPrice = (projections: ListingsProjections): number => projections.searchIndex.search(criteriaOf(ADVERT_PRICE)).total;
 
@@ -156,14 +140,8 @@ describe('search rows stored by an older version (real JetStream, LMDB read mode
     // The process dies once the upgrade has committed its first batch of rows.
     const dying = new EmbeddedDocumentStore({ dataDir });
     let commits = 0;
-    const failing = new Proxy(dying, {
-      get(target, property) {
-        if (property !== 'commit') return Reflect.get(target, property, target) as unknown;
-        return async (writes: readonly DocumentWrite[], options?: CommitOptions) => {
-          if (++commits > 1) throw new Error('killed');
-          return target.commit(writes, options);
-        };
-      },
+    const failing = beforeEachCommit(dying, () => {
+      if (++commits > 1) throw new Error('killed');
     });
     const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     await expect(open(failing).runner.start()).rejects.toThrow('killed');
@@ -199,15 +177,7 @@ describe('search rows stored by an older version (real JetStream, LMDB read mode
     const store = new EmbeddedDocumentStore({ dataDir });
     await storeVersionOneRows(store);
     let commits = 0;
-    const counted = new Proxy(store, {
-      get(target, property) {
-        if (property !== 'commit') return Reflect.get(target, property, target) as unknown;
-        return (writes: readonly DocumentWrite[], options?: CommitOptions) => {
-          commits++;
-          return target.commit(writes, options);
-        };
-      },
-    });
+    const counted = beforeEachCommit(store, () => commits++);
     let writing = false;
     const replica = open(counted, () => writing);
     await replica.runner.start();
