@@ -8,7 +8,7 @@ import type { IntegrationOutboxProjection } from './integration-outbox.projectio
 import type { PropertyDocumentsProjection } from './property-documents.projection';
 import type { SearchIndexProjection } from './search-index.projection';
 import { SEARCH_ROW_VERSION } from '../search/search-row';
-import { currentSearchRowVersionRecord, SEARCH_ROW_VERSION_ID, storedSearchRowVersion } from './search-row-version';
+import { recomputedRowsMark, SEARCH_ROW_VERSION_ID, searchRowVersionRecord, storedSearchRowVersion, type SearchRowVersionRecord } from './search-row-version';
 import {
   ADVERT_FACTS_COLLECTION,
   ADVERTS_COLLECTION,
@@ -217,7 +217,7 @@ export class ProjectionRunner {
       const upgraded = await this.makeStoredRowsCurrent();
       if (upgraded !== null) return { properties: upgraded, from: 'the property documents, its search rows upgraded' };
     } else {
-      const version = await storedSearchRowVersion(this.deps.store);
+      const { version } = await storedSearchRowVersion(this.deps.store);
       if (version !== null && version !== SEARCH_ROW_VERSION) {
         const started = performance.now();
         const properties = await searchIndex.indexDocuments(null);
@@ -229,15 +229,15 @@ export class ProjectionRunner {
   }
 
   /**
-   * Before the writer stores a search row: makes sure the stored rows are all of this version. The
-   * first rows get the version's mark with them; rows of another version are computed again from the
-   * documents and stored, the index with them. How many were, or null when nothing needed it.
+   * Before the writer stores a search row: makes sure the stored rows are all of this version (the
+   * batches it commits then carry the mark, see `commitBatch`). Rows of another version are
+   * computed again from the documents and stored, the index with them, and marked current in the
+   * commit after the last: a crash midway leaves the old mark, and the next start does it all
+   * again. How many were, or null when nothing needed it.
    */
   private async makeStoredRowsCurrent(): Promise<number | null> {
     const { searchIndex, store } = this.deps;
-    const version = await storedSearchRowVersion(store);
-    // No rows yet: the first ones are committed with the mark of their version.
-    if (version === null) this.uow.put(CHECKPOINTS_COLLECTION.name, currentSearchRowVersionRecord());
+    const { version, checkpoint } = await storedSearchRowVersion(store);
     if (version === null || version === SEARCH_ROW_VERSION) {
       searchIndex.storedRowsCurrent();
       this.rowsChecked = true;
@@ -246,6 +246,7 @@ export class ProjectionRunner {
     const started = performance.now();
     this.logger.log(`the stored search rows are of version ${version}: computing them again from the property documents, as version ${SEARCH_ROW_VERSION}`);
     const properties = await searchIndex.indexDocuments((writes) => this.commitOutsideBatches(writes));
+    await this.commitOutsideBatches(recomputedRowsMark(checkpoint ?? 0));
     this.logger.log(`search rows of ${properties} properties upgraded from version ${version} to ${SEARCH_ROW_VERSION} in ${millisecondsSince(started)} ms`);
     this.rowsChecked = true;
     return properties;
@@ -308,7 +309,7 @@ export class ProjectionRunner {
       const past = outboxTo === null ? {} : { _id: { $gt: outboxId(outboxTo, 9999) } };
       for (const { _id } of await store.collection(OUTBOX_COLLECTION).find(past, { projection: { _id: 1 } })) writes.push({ collection: OUTBOX_COLLECTION.name, deleteId: _id });
     }
-    for (const name of dropped) writes.push({ collection: CHECKPOINTS_COLLECTION.name, deleteId: name });
+    for (const name of [...dropped, SEARCH_ROW_VERSION_ID]) writes.push({ collection: CHECKPOINTS_COLLECTION.name, deleteId: name });
     // Followers sharing the store notice the rebuild by this, and reload.
     const generation = ((await this.checkpointRecords.findById(GENERATION_ID))?.position ?? 0) + 1;
     writes.push({ collection: CHECKPOINTS_COLLECTION.name, upsert: { _id: GENERATION_ID, revision: generation, position: generation } as CheckpointRecord });
@@ -390,7 +391,8 @@ export class ProjectionRunner {
       const stored = records.find((record) => record._id === this.deps.advertStates.name)?.position ?? null;
       const generation = records.find((record) => record._id === GENERATION_ID)?.position ?? 0;
       // The writer stored every search row at this version: they can be read again.
-      if (records.find((record) => record._id === SEARCH_ROW_VERSION_ID)?.position === SEARCH_ROW_VERSION) this.deps.searchIndex.storedRowsCurrent();
+      const mark = records.find((record) => record._id === SEARCH_ROW_VERSION_ID) as SearchRowVersionRecord | undefined;
+      if (mark?.version === SEARCH_ROW_VERSION) this.deps.searchIndex.storedRowsCurrent();
       if (generation !== this.generation) {
         this.stopped = true;
         this.deps.onRestartNeeded?.(`the writer rebuilt the shared read models (generation ${this.generation} to ${generation})`);
@@ -482,6 +484,9 @@ export class ProjectionRunner {
     // This batch holds only over the checkpoint the batch before it left (or that was read).
     const name = this.deps.advertStates.name;
     const moves = uow.checkpointOf(name);
+    // The rows as of this batch are of this version (the writer made sure of it before writing any).
+    const searchMoves = uow.checkpointOf(this.deps.searchIndex.name);
+    if (searchMoves !== undefined && this.rowsChecked) uow.put(CHECKPOINTS_COLLECTION.name, searchRowVersionRecord(searchMoves));
     const expect = moves === undefined ? [] : [{ collection: CHECKPOINTS_COLLECTION.name, id: name, revision: this.storedCheckpoint }];
     // The stored checkpoint never goes back (revision guard): after this commit, the larger of the two.
     if (moves !== undefined) this.storedCheckpoint = this.storedCheckpoint === null ? moves : Math.max(this.storedCheckpoint, moves);

@@ -7,7 +7,6 @@ import type { PropertySearchIndex } from '../search/property-search-index';
 import type { PropertyChange } from './property-documents.projection';
 import { PROPERTIES_COLLECTION, SEARCH_ROWS_COLLECTION, type PropertyRecord, type SearchRowRecord } from './read-models';
 import { readSearchIndexSnapshot, writeSearchIndexSnapshot } from './search-index-snapshot';
-import { currentSearchRowVersionMark } from './search-row-version';
 import type { UnitOfWork } from './unit-of-work';
 
 /** Rows (or documents, when the rows are recomputed) read per batch at start. */
@@ -84,11 +83,10 @@ export class SearchIndexProjection {
   /**
    * Fills the index from the stored property documents, a batch at a time, each row computed as
    * the projection computes it: at start, when the stored rows are of another version. `write`
-   * (the writer's) commits each batch's rows in place of the stored ones, then, after the last,
-   * the mark of this version: a crash midway leaves the old mark, and the next start does it all
-   * again, so rows of two versions are never taken for current ones. Without it (a follower of the
-   * writer), nothing is stored, and the rows of later changes are computed from their documents
-   * too until the writer has stored them (`storedRowsCurrent`).
+   * (the writer's) commits each batch's rows in place of the stored ones; the writer marks them
+   * current once all are (see search-row-version.ts). Without it (a follower of the writer),
+   * nothing is stored, and the rows of later changes are computed from their documents too until
+   * the writer has stored them (`storedRowsCurrent`).
    */
   async indexDocuments(write: ((writes: DocumentWrite[]) => Promise<void>) | null): Promise<number> {
     const documents = this.store.collection<PropertyRecord>(PROPERTIES_COLLECTION);
@@ -113,7 +111,6 @@ export class SearchIndexProjection {
       for (const row of rows) this.index.upsert(row);
       indexed += batch.length;
     }
-    if (write !== null) await write(currentSearchRowVersionMark());
     this.rowsOfDocuments = write === null;
     this.index.compact(true);
     return indexed;

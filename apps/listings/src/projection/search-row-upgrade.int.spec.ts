@@ -15,7 +15,7 @@ import { criteriaOf } from '../search/property-document.fixture';
 import { SEARCH_ROW_VERSION, searchRowOf } from '../search/search-row';
 import { createListingsProjections, type ListingsProjections } from './create-projections';
 import { CHECKPOINTS_COLLECTION, PROPERTIES_COLLECTION, SEARCH_ROWS_COLLECTION, type PropertyRecord, type SearchRowRecord } from './read-models';
-import { SEARCH_ROW_VERSION_ID, storedSearchRowVersion } from './search-row-version';
+import { SEARCH_ROW_VERSION_ID, storedSearchRowVersion, type SearchRowVersionRecord } from './search-row-version';
 
 
 const NOW = () => new Date('2027-01-01T00:00:00Z');
@@ -53,7 +53,7 @@ describe('search rows stored by an older version (real JetStream, LMDB read mode
     const rows = new Map((await store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION).find({})).map((record) => [record._id, record.row]));
     expect(rows.size).toBe(documents.length);
     for (const doc of documents) expect(rows.get(doc.uuid)).toEqual(searchRowOf(doc));
-    expect(await storedSearchRowVersion(store)).toBe(SEARCH_ROW_VERSION);
+    expect((await storedSearchRowVersion(store)).version).toBe(SEARCH_ROW_VERSION);
   }
 
   /** The store as a replica uses it, calling `before` ahead of each commit (which may throw, as a dying process does). */
@@ -116,7 +116,7 @@ describe('search rows stored by an older version (real JetStream, LMDB read mode
   it('computes rows of version 1 again from the documents at start, stores them with the mark of this version, and then finds properties by advert price', async () => {
     const old = new EmbeddedDocumentStore({ dataDir });
     await storeVersionOneRows(old);
-    expect(await storedSearchRowVersion(old)).toBe(1);
+    expect((await storedSearchRowVersion(old)).version).toBe(1);
     await old.close();
 
     const store = new EmbeddedDocumentStore({ dataDir });
@@ -149,7 +149,7 @@ describe('search rows stored by an older version (real JetStream, LMDB read mode
     const rows = await dying.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION).find({});
     const upgraded = rows.filter((record) => record.row.adverts.every((advert) => advert.livePrice !== undefined)).length;
     expect(upgraded).toBe(PAGE);
-    expect(await storedSearchRowVersion(dying)).toBe(1);
+    expect((await storedSearchRowVersion(dying)).version).toBe(1);
     await dying.close();
 
     const store = new EmbeddedDocumentStore({ dataDir });
@@ -173,6 +173,35 @@ describe('search rows stored by an older version (real JetStream, LMDB read mode
   const storedDocuments = async (store: DocumentStore): Promise<PropertyDocument[]> =>
     (await store.collection<PropertyRecord>(PROPERTIES_COLLECTION).find({})).map((record) => record.document);
 
+  it('notices rows that a version without the mark wrote after this one (a rollback), and computes them again', async () => {
+    const store = new EmbeddedDocumentStore({ dataDir });
+    await expectRowsCurrent(store);
+    const before = await store.collection<SearchRowVersionRecord>(CHECKPOINTS_COLLECTION).findById(SEARCH_ROW_VERSION_ID);
+    const rollback = open(store);
+    await rollback.runner.start();
+    await ingestMore(rollback, 53);
+    await rollback.runner.stop();
+    // As version 1 would have left them: the mark where this version left it, the rows changed since without live prices.
+    const rows = await store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION).find({ revision: { $gt: before?.revision } });
+    expect(rows.length).toBeGreaterThan(0);
+    const writes: DocumentWrite[] = [{ collection: CHECKPOINTS_COLLECTION.name, deleteId: SEARCH_ROW_VERSION_ID }, { collection: CHECKPOINTS_COLLECTION.name, upsert: before as SearchRowVersionRecord }];
+    for (const record of rows) {
+      for (const advert of record.row.adverts) delete advert.livePrice;
+      writes.push({ collection: SEARCH_ROWS_COLLECTION.name, deleteId: record._id }, { collection: SEARCH_ROWS_COLLECTION.name, upsert: record });
+    }
+    await store.commit(writes);
+    expect((await storedSearchRowVersion(store)).version).toBe(1);
+
+    const forward = open(store);
+    await forward.runner.start();
+    expect(forward.runner.searchIndexSource).toBe('the property documents, its search rows upgraded');
+    documents = await storedDocuments(store);
+    expect(withinPrice(forward)).toBe(expectedWithinPrice());
+    await forward.runner.stop();
+    await expectRowsCurrent(store);
+    await store.close();
+  });
+
   it('a follower of a shared store computes rows of version 1 from the documents and stores nothing; once it becomes the writer, it upgrades them before it writes', async () => {
     const store = new EmbeddedDocumentStore({ dataDir });
     await storeVersionOneRows(store);
@@ -184,7 +213,7 @@ describe('search rows stored by an older version (real JetStream, LMDB read mode
     expect(replica.runner.searchIndexSource).toBe('the property documents, the stored search rows being of another version');
     expect(withinPrice(replica)).toBe(expectedWithinPrice());
     expect(commits).toBe(0);
-    expect(await storedSearchRowVersion(store)).toBe(1);
+    expect((await storedSearchRowVersion(store)).version).toBe(1);
 
     // It takes the lead: the rows are upgraded before the first change it writes.
     writing = true;
@@ -205,7 +234,7 @@ describe('search rows stored by an older version (real JetStream, LMDB read mode
     let writing = false;
     const replica = open(store, () => writing);
     await replica.runner.start();
-    expect(await storedSearchRowVersion(store)).toBe(1);
+    expect((await storedSearchRowVersion(store)).version).toBe(1);
     writing = true;
     const log = jest.spyOn(Logger.prototype, 'log');
     replica.runner.tookWritersTurn();

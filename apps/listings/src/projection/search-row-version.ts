@@ -1,38 +1,52 @@
-import type { DocumentStore, DocumentWrite } from '@immo/document-store';
+import type { DocumentStore, DocumentWrite, StoredDocument } from '@immo/document-store';
 import { SEARCH_ROW_VERSION } from '../search/search-row';
 import { CHECKPOINTS_COLLECTION, SEARCH_ROWS_COLLECTION, type CheckpointRecord, type SearchRowRecord } from './read-models';
+import { SearchIndexProjection } from './search-index.projection';
 
 /**
- * Beside the checkpoints: the `SEARCH_ROW_VERSION` every stored search row was written with. It
- * is written only in the commit that ends a recomputation of the rows, or before the first rows
- * are stored, so it never calls current a set of rows still partly of another version.
+ * Beside the checkpoints: the `SEARCH_ROW_VERSION` the stored search rows were written with,
+ * vouched for up to the search index's checkpoint `revision`. The writer stores it with each batch
+ * that moves that checkpoint, and after a recomputation of the rows only in the commit after the
+ * last batch, so it never calls current a set of rows still partly of another version. A version
+ * that knew nothing of it (version 1) moves the checkpoint without it: rows it wrote after a newer
+ * version (a rollback) are so noticed too.
  */
 export const SEARCH_ROW_VERSION_ID = 'search-row-version';
 
-/**
- * The version the stored search rows were written with; null when there are none. Rows stored
- * before this mark existed are of version 1.
- */
-export async function storedSearchRowVersion(store: DocumentStore): Promise<number | null> {
-  const mark = await store.collection<CheckpointRecord>(CHECKPOINTS_COLLECTION).findById(SEARCH_ROW_VERSION_ID);
-  if (mark !== null) return mark.position;
+export interface SearchRowVersionRecord extends StoredDocument {
+  version: number;
+}
+
+export interface StoredRowVersion {
+  /** Null when no row is stored. */
+  version: number | null;
+  /** The search index's stored checkpoint. */
+  checkpoint: number | null;
+}
+
+/** The version the stored search rows were written with. Rows stored without the mark are of version 1. */
+export async function storedSearchRowVersion(store: DocumentStore): Promise<StoredRowVersion> {
+  const checkpoints = store.collection<StoredDocument>(CHECKPOINTS_COLLECTION);
+  const mark = (await checkpoints.findById(SEARCH_ROW_VERSION_ID)) as SearchRowVersionRecord | null;
+  const checkpoint = ((await checkpoints.findById(SearchIndexProjection.NAME)) as CheckpointRecord | null)?.position ?? null;
+  if (mark !== null) return { version: checkpoint !== null && checkpoint > mark.revision ? 1 : mark.version, checkpoint };
   const [anyRow] = await store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION).find({}, { limit: 1, projection: { _id: 1 } });
-  return anyRow === undefined ? null : 1;
+  return { version: anyRow === undefined ? null : 1, checkpoint };
+}
+
+/** The mark of this version, for the rows as of the search index's checkpoint `position`. */
+export function searchRowVersionRecord(position: number): SearchRowVersionRecord {
+  return { _id: SEARCH_ROW_VERSION_ID, revision: position, version: SEARCH_ROW_VERSION };
 }
 
 /**
- * The writes that mark the stored rows as this version's, over whatever mark was there: after a
- * rollback to an older version recomputed the rows, a lower mark must replace the higher one (the
- * revision guard alone would keep it), so that the newer version recomputes them again.
+ * The writes that mark the recomputed rows as this version's, over whatever mark was there: the
+ * revision guard would keep a mark of a later checkpoint, or of another version, which a rollback
+ * to an older version may have left.
  */
-export function currentSearchRowVersionMark(): DocumentWrite[] {
+export function recomputedRowsMark(position: number): DocumentWrite[] {
   return [
     { collection: CHECKPOINTS_COLLECTION.name, deleteId: SEARCH_ROW_VERSION_ID },
-    { collection: CHECKPOINTS_COLLECTION.name, upsert: currentSearchRowVersionRecord() },
+    { collection: CHECKPOINTS_COLLECTION.name, upsert: searchRowVersionRecord(position) },
   ];
-}
-
-/** The mark of this version, as stored (where there is none yet, it is written as is). */
-export function currentSearchRowVersionRecord(): CheckpointRecord {
-  return { _id: SEARCH_ROW_VERSION_ID, revision: SEARCH_ROW_VERSION, position: SEARCH_ROW_VERSION };
 }
