@@ -31,8 +31,6 @@ export function createListingsProjections(deps: {
   publish: PublishIntegrationEvent;
   /** Where the search index is snapshotted when the service stops (omitted: never). */
   searchIndexSnapshotFile?: string;
-  /** Search rows (or documents) read per batch at start; tests use small batches. */
-  searchIndexLoadPage?: number;
   /** With a store shared by replicas: whether this one writes the read models now (see `ProjectionRunner`). */
   isWriter?: () => boolean;
   onRestartNeeded?: ProjectionRunnerDependencies['onRestartNeeded'];
@@ -58,7 +56,7 @@ export function createListingsProjections(deps: {
     advertStates,
     propertyDocuments: new PropertyDocumentsProjection(store, advertStates, geo, (): boolean => runner.stopping),
     outbox: new IntegrationOutboxProjection(store),
-    searchIndex: new SearchIndexProjection(store, searchIndex, documentTexts, deps.searchIndexSnapshotFile ?? null, deps.searchIndexLoadPage),
+    searchIndex: new SearchIndexProjection(store, searchIndex, documentTexts, deps.searchIndexSnapshotFile ?? null),
     onOutboxWritten: (committed) => relay.kick(committed),
     ...(deps.isWriter ? { isWriter: deps.isWriter } : {}),
     ...(deps.onRestartNeeded ? { onRestartNeeded: deps.onRestartNeeded } : {}),

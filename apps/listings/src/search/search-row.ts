@@ -24,8 +24,7 @@ import {
 
 /**
  * Bumped whenever the shape or a derivation changes, so that persisted rows of an older version
- * are rebuilt from their documents instead of being searched with a stale meaning: the listings
- * service does so at start (see `storedSearchRowVersion` and `SearchIndexProjection.indexDocuments`).
+ * are rebuilt from their documents instead of being searched with a stale meaning.
  */
 export const SEARCH_ROW_VERSION = 2;
 
@@ -55,8 +54,8 @@ export type SearchAdvertRow = Record<AdvertRangeKey, number | null> & {
   geoAccuracy: number | null;
   /**
    * The advert's price while it has not expired, null after (`liveAdvertPrice`): what
-   * `advertPriceMin`/`Max` read. Absent from rows of version 1, which match no bound: the
-   * listings service computes such stored rows again at start (see search-row-version.ts).
+   * `advertPriceMin`/`Max` read. Rows stored before it was indexed lack it, and match no bound
+   * until a rebuild of the read models writes them again.
    */
   livePrice?: number | null;
 };
