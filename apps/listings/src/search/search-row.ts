@@ -23,8 +23,10 @@ import {
 } from '@immo/property-criteria';
 
 /**
- * Bumped whenever the shape or a derivation changes, so that persisted rows of an older version
- * are rebuilt from their documents instead of being searched with a stale meaning.
+ * Bumped whenever the shape or a derivation changes, so that a search index snapshot taken by an
+ * older version is not restored (search-index-snapshot.ts). Stored rows carry no version: rows an
+ * older version stored are indexed as they are until their property changes or the read models
+ * are rebuilt (`POST /admin/read-models/properties/rebuild`), as the README says.
  */
 export const SEARCH_ROW_VERSION = 2;
 
