@@ -5,7 +5,6 @@ import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constant
 import type { FastifyRequest } from 'fastify';
 import { ADMIN_ONLY, IS_PUBLIC } from '../auth/public.decorator';
 import { BODY_LIMIT, type BodyLimitName } from './body-limits';
-import { BODY_MEDIA_TYPES } from './body-media-types';
 import { OWN_MEDIA_TYPE } from './own-media-type.decorator';
 
 /** Who may call a route: anyone, any valid key, or the admin key only. */
@@ -16,8 +15,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
     bodyLimitName?: BodyLimitName;
-    /** `@BodyMediaTypes()`: the media types of the bodies the route reads, when not only the JSON ones. */
-    bodyMediaTypes?: readonly string[];
     /** `@OwnMediaType()`: the route picks its media type, content negotiation leaves it alone. */
     ownMediaType?: boolean;
   }
@@ -25,7 +22,7 @@ declare module 'fastify' {
 
 /**
  * Copies what the decorators say of each route (`@Public()`, `@AdminOnly()` on the method or its
- * controller, `@BodyLimit()`, `@BodyMediaTypes()`, `@OwnMediaType()`) into the route's Fastify `config`, through Nest's `@RouteConfig`
+ * controller, `@BodyLimit()`, `@OwnMediaType()`) into the route's Fastify `config`, through Nest's `@RouteConfig`
  * metadata. Fastify then knows it before anything of the request is read: the `onRoute` hook
  * gives the route its body limit, and the `onRequest` hook reads its access from
  * `request.routeOptions.config`, without a list of paths to keep in step with the controllers.
@@ -42,9 +39,8 @@ export function stampRoutePolicies(controllers: readonly Type[]): void {
       const access: RouteAccess = reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ? 'public' : reflector.getAllAndOverride<boolean>(ADMIN_ONLY, targets) ? 'admin' : 'key';
       const bodyLimit = reflector.getAllAndOverride<BodyLimitName | undefined>(BODY_LIMIT, targets) ?? 'small';
       const ownMediaType = reflector.getAllAndOverride<boolean | undefined>(OWN_MEDIA_TYPE, targets) === true;
-      const bodyMediaTypes = reflector.getAllAndOverride<readonly string[] | undefined>(BODY_MEDIA_TYPES, targets);
       const config = (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) ?? {}) as Record<string, unknown>;
-      Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...config, access, bodyLimitName: bodyLimit, ownMediaType, ...(bodyMediaTypes ? { bodyMediaTypes } : {}) }, handler);
+      Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...config, access, bodyLimitName: bodyLimit, ownMediaType }, handler);
     }
   }
 }

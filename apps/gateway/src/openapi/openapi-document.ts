@@ -77,7 +77,7 @@ export interface OperationSpec {
 
 const JSON_CONTENT = JSON_MEDIA_TYPE;
 const PROBLEM_CONTENT = 'application/problem+json';
-/** What request bodies may be sent as (`body-media-types.ts`). */
+/** What request bodies may be sent as (`json-ld-bodies.ts`). */
 const BODY_CONTENT_TYPES = [JSON_MEDIA_TYPE, JSON_LD_MEDIA_TYPE];
 
 /** Headers and parameters every operation shares, as components. */

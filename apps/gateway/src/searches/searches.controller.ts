@@ -11,7 +11,6 @@ import {
 import { searchVariables } from '@immo/property-criteria';
 import type { AuthenticatedRequest } from '../auth/api-key.guard';
 import { BodyLimit } from '../http/body-limits';
-import { BodyMediaTypes, MERGE_PATCH_CONTENT_TYPE } from '../http/body-media-types';
 import { BracketQuery } from '../http/bracket-query.decorator';
 import { hydraCollection } from '../http/hydra-collection';
 import { ProblemException } from '../http/problem';
@@ -100,7 +99,6 @@ export class SearchesController {
   /** A JSON merge patch (RFC 7396), sent as `application/merge-patch+json` or `application/json`. */
   @Patch(':id')
   @BodyLimit('search')
-  @BodyMediaTypes(MERGE_PATCH_CONTENT_TYPE)
   patch(@Req() request: AuthenticatedRequest, @Param('id') id: string, @Body() body: unknown, @Headers('platformorigin') platformOrigin?: string) {
     return this.updated(request, id, body, platformOrigin, 'json-merge-patch');
   }

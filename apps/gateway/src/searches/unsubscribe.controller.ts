@@ -10,7 +10,6 @@ import { validateBody } from '../http/query-params';
 import type { ParsedQuery } from '../http/query-string';
 import { ServiceClient } from '../rpc/service-client';
 import { OwnMediaType } from '../http/own-media-type.decorator';
-import { BodyMediaTypes, FORM_CONTENT_TYPE } from '../http/body-media-types';
 
 /** Unsubscribe links are clicked, not scripted: a few per minute per address is plenty, and tokens cannot be guessed by trying. */
 export const UNSUBSCRIBE_LIMIT = { requests: 10, windowMs: 60_000 };
@@ -35,6 +34,7 @@ const oneClick = z
   })
   .strict();
 
+const FORM = 'application/x-www-form-urlencoded';
 
 /**
  * The original service's unsubscribe link target: no key, the search's token authorises it. The
@@ -51,7 +51,6 @@ export class UnsubscribeController {
 
   @Post('disable-notifications')
   @Public()
-  @BodyMediaTypes(FORM_CONTENT_TYPE)
   @HttpCode(200)
   async disable(
     @Req() request: FastifyRequest,
@@ -60,7 +59,7 @@ export class UnsubscribeController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<{ success: boolean } | string> {
     this.countAttempt(request.ip, reply);
-    if ((request.headers['content-type'] ?? '').startsWith(FORM_CONTENT_TYPE)) return this.oneClick(request, query, payload, reply);
+    if ((request.headers['content-type'] ?? '').startsWith(FORM)) return this.oneClick(request, query, payload, reply);
     const { searchToken, reason, comment } = validateBody(body, payload);
     const result = await this.services.request<{ success: boolean }>(SEARCHES_SUBJECTS.disableNotifications, {
       searchToken,
