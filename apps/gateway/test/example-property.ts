@@ -14,7 +14,7 @@ export async function ingestExampleProperty(fixture: StackFixture, timeoutMs = 1
   if (propertyId === undefined) throw new Error(`the example snapshot was not accepted: ${JSON.stringify(ingested.body)}`);
   const deadline = Date.now() + timeoutMs;
   const searchable = async () => {
-    const page = (await fixture.get('/documents/properties?includedInseeCodes[]=69383&itemsPerPage=30')).body as { 'hydra:member'?: { uuid: string }[] };
+    const page = (await fixture.get('/documents/properties?itemsPerPage=30')).body as { 'hydra:member'?: { uuid: string }[] };
     return (page['hydra:member'] ?? []).some((document) => document.uuid === propertyId);
   };
   while ((await fixture.get(`/documents/properties/${propertyId}`)).status !== 200 || !(await searchable())) {
