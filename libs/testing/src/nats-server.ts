@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,16 +39,36 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** Where the OS starts handing out ports to outgoing connections (Linux's ephemeral range). */
+export function ephemeralPortsStart(): number {
+  try {
+    const first = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(first) && first > 1024 ? first : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+const LOWEST_CHOSEN_PORT = 10_000;
+
+/** A port at random between 10000 and the ephemeral range's start. */
+async function portBelowEphemeralRange(): Promise<number> {
+  return LOWEST_CHOSEN_PORT + Math.floor(Math.random() * (ephemeralPortsStart() - LOWEST_CHOSEN_PORT));
+}
+
 /**
  * The first of `count` consecutive free ports (the services' health ports are a base plus an
- * index). Free when checked, like `freePort`'s: a port taken in between fails its app's start.
+ * index), free when checked. They are chosen below the ephemeral range: a stack's ports are
+ * listened on only as its processes start, seconds later, and a port of the ephemeral range may
+ * meanwhile be given to any outgoing connection on the machine (a parallel test's), which then
+ * failed an app's start with EADDRINUSE. Below it, only another test choosing the same port could.
  */
-export async function freePortRange(count: number, attempts = 50, candidate: () => Promise<number> = freePort): Promise<number> {
+export async function freePortRange(count: number, attempts = 50, candidate: () => Promise<number> = portBelowEphemeralRange): Promise<number> {
   for (let attempt = 0; attempt < attempts; attempt++) {
     const base = await candidate();
     if (base + count > 65_536) continue;
     let free = true;
-    for (let port = base + 1; free && port < base + count; port++) free = (await bindAndRelease(port)) !== null;
+    for (let port = base; free && port < base + count; port++) free = (await bindAndRelease(port)) !== null;
     if (free) return base;
   }
   throw new Error(`no ${count} consecutive free ports found in ${attempts} attempts`);
