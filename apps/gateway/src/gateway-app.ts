@@ -10,8 +10,7 @@ import { installBodyDepthLimit } from './http/body-depth';
 import { bodyLimits, installRouteBodyLimits } from './http/body-limits';
 import { installContentNegotiation } from './http/content-negotiation';
 import { gatewayFastifyOptions } from './http/http-server-options';
-import { installMergePatchBodyParser } from './http/merge-patch-body';
-import { acceptJsonLdBodies } from './http/json-ld-bodies';
+import { acceptJsonBodies } from './http/json-bodies';
 import { stampRoutePolicies } from './http/route-policy';
 import { installRequestTelemetry } from './telemetry/request-telemetry';
 
@@ -41,8 +40,7 @@ export async function createGatewayApp(config: GatewayConfig, nats: NatsConnecti
   installRequestTelemetry(fastify, options.accessLog);
   installRouteBodyLimits(fastify, bodyLimits(config.BODY_LIMIT_BYTES));
   installBodyDepthLimit(fastify);
-  installMergePatchBodyParser(fastify);
-  acceptJsonLdBodies(fastify);
+  acceptJsonBodies(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, options.nest);
   app.enableCors(CORS_OPTIONS);
   authenticateBeforeBody(fastify, app.get(RequestAuthenticator));

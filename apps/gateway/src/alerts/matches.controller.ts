@@ -4,7 +4,6 @@ import { SEARCHES_SUBJECTS, type MatchesPage, type MatchListItem } from '@immo/c
 import type { AuthenticatedRequest } from '../auth/api-key.guard';
 import { BracketQuery } from '../http/bracket-query.decorator';
 import { hydraCollection } from '../http/hydra-collection';
-import { nameIgnoredParameters } from '../http/ignored-parameters';
 import { validateKnownQuery } from '../http/query-params';
 import type { ParsedQuery } from '../http/query-string';
 import { ServiceClient } from '../rpc/service-client';
@@ -33,8 +32,7 @@ export class MatchesController {
 
   @Get()
   async list(@Req() request: AuthenticatedRequest, @BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply) {
-    const { params, ignored } = validateKnownQuery(matchesQuerySchema, query);
-    nameIgnoredParameters(reply, ignored);
+    const params = validateKnownQuery(matchesQuerySchema, query, reply);
     const found = await this.services.request<MatchesPage>(SEARCHES_SUBJECTS.accountMatches, {
       caller: callerOf(request),
       ...(params.search ? { searchIds: params.search } : {}),
@@ -58,8 +56,7 @@ export class MatchesController {
   @Get(':id')
   async one(@Req() request: AuthenticatedRequest, @Param('id') id: string, @BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply) {
     const matchId = uuidParameter(id);
-    const { params, ignored } = validateKnownQuery(matchQuerySchema, query);
-    nameIgnoredParameters(reply, ignored);
+    const params = validateKnownQuery(matchQuerySchema, query, reply);
     const match = await this.services.request<MatchListItem>(SEARCHES_SUBJECTS.match, { caller: callerOf(request), id: matchId });
     const [resource] = await matchResources(this.services, [match], params.withPropertyDocument);
     return resource;

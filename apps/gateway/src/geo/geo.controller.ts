@@ -5,7 +5,6 @@ import { Public } from '../auth/public.decorator';
 import { BracketQuery } from '../http/bracket-query.decorator';
 import { hydraCollection } from '../http/hydra-collection';
 import { ProblemException } from '../http/problem';
-import { nameIgnoredParameters } from '../http/ignored-parameters';
 import { validateKnownQuery, validateQuery } from '../http/query-params';
 import type { ParsedQuery } from '../http/query-string';
 import { PublicRouteLimiter } from '../http/rate-limit/public-route-limiter';
@@ -59,8 +58,7 @@ export class GeoController {
   async cities(@BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply) {
     // Unknown parameters are ignored and named, as on every collection, so a client of the
     // original service sending one of its own is answered rather than refused.
-    const { params, ignored } = validateKnownQuery(citiesQuerySchema, query);
-    nameIgnoredParameters(reply, ignored);
+    const params = validateKnownQuery(citiesQuerySchema, query, reply);
     const result = await this.services.request<Page>(GEO_SUBJECTS.listCities, params);
     return hydraCollection({
       context: '/contexts/City',
@@ -83,8 +81,7 @@ export class GeoController {
 
   @Get('departments')
   async departments(@BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply) {
-    const { params, ignored } = validateKnownQuery(departmentsQuerySchema, query);
-    nameIgnoredParameters(reply, ignored);
+    const params = validateKnownQuery(departmentsQuerySchema, query, reply);
     const result = await this.services.request<Page>(GEO_SUBJECTS.listDepartments, params);
     return hydraCollection({
       context: '/contexts/Department',
@@ -107,11 +104,12 @@ export class GeoController {
   @Get('departments/:id/cities')
   async departmentCities(@Param('id') id: string, @BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply) {
     const department = positiveId(id, 'department');
-    const { params, ignored } = validateKnownQuery(departmentCitiesQuerySchema, query);
-    nameIgnoredParameters(reply, ignored);
-    // The department first: an unknown one is a 404, not an empty page.
-    await this.services.request(GEO_SUBJECTS.department, { id: department });
-    const result = await this.services.request<Page>(GEO_SUBJECTS.listCities, { department, page: params.page });
+    const params = validateKnownQuery(departmentCitiesQuerySchema, query, reply);
+    // Asked together with the cities: an unknown department is a 404, not an empty page.
+    const [, result] = await Promise.all([
+      this.services.request(GEO_SUBJECTS.department, { id: department }),
+      this.services.request<Page>(GEO_SUBJECTS.listCities, { department, page: params.page }),
+    ]);
     return hydraCollection({
       context: '/contexts/City',
       path: `/departments/${department}/cities`,

@@ -1,5 +1,7 @@
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { validatePayload } from '@immo/contracts';
+import { nameIgnoredParameters } from './ignored-parameters';
 import { ProblemException } from './problem';
 
 /**
@@ -66,13 +68,12 @@ export function validateQuery<S extends z.ZodType>(schema: S, query: unknown): z
 
 /**
  * {@link validateQuery} for a route that ignores parameters it does not know, as API Platform does:
- * they are left out of validation and returned, for `X-Ignored-Parameters`.
+ * they are left out of validation and named in the answer's `X-Ignored-Parameters`.
  */
-export function validateKnownQuery<S extends z.ZodObject>(schema: S, query: Record<string, unknown>): { params: z.output<S>; ignored: string[] } {
+export function validateKnownQuery<S extends z.ZodObject>(schema: S, query: Record<string, unknown>, reply: FastifyReply): z.output<S> {
   const known = new Set(Object.keys(schema.shape));
-  const ignored = Object.keys(query).filter((name) => !known.has(name));
-  const kept = Object.fromEntries(Object.entries(query).filter(([name]) => known.has(name)));
-  return { params: validateQuery(schema, kept), ignored };
+  nameIgnoredParameters(reply, Object.keys(query).filter((name) => !known.has(name)));
+  return validateQuery(schema, Object.fromEntries(Object.entries(query).filter(([name]) => known.has(name))));
 }
 
 export function validateBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {

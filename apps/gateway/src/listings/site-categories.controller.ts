@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { LISTINGS_SUBJECTS, siteCategoryRelation } from '@immo/contracts';
 import { BracketQuery } from '../http/bracket-query.decorator';
 import { hydraCollection } from '../http/hydra-collection';
-import { nameIgnoredParameters } from '../http/ignored-parameters';
 import { ProblemException } from '../http/problem';
 import { queryParam, validateKnownQuery } from '../http/query-params';
 import type { ParsedQuery } from '../http/query-string';
@@ -28,8 +27,7 @@ export class SiteCategoriesController {
 
   @Get()
   async list(@BracketQuery() query: ParsedQuery, @Res({ passthrough: true }) reply: FastifyReply) {
-    const { params, ignored } = validateKnownQuery(siteCategoriesQuerySchema, query);
-    nameIgnoredParameters(reply, ignored);
+    const params = validateKnownQuery(siteCategoriesQuerySchema, query, reply);
     const names = await this.services.request<string[]>(LISTINGS_SUBJECTS.siteCategories, {});
     const start = (params.page - 1) * SITE_CATEGORIES_PAGE_SIZE;
     return hydraCollection({

@@ -61,7 +61,7 @@ export interface OperationSpec {
   pathParams?: Record<string, ParameterSpec>;
   /** Request headers the route reads, beyond the key and the request id. */
   headers?: Record<string, ParameterSpec>;
-  /** `contentTypes`: the media types the body may be sent as; `application/json` unless given. */
+  /** `contentTypes`: the media types the body may be sent as; `application/json` and `application/ld+json` unless given. */
   body?: { description: string; schema: JsonSchema; example?: unknown; contentTypes?: string[] };
   /** By status: the description, or the whole response. */
   responses: Record<string, string | ResponseSpec>;
@@ -77,7 +77,7 @@ export interface OperationSpec {
 
 const JSON_CONTENT = JSON_MEDIA_TYPE;
 const PROBLEM_CONTENT = 'application/problem+json';
-/** What request bodies may be sent as (`json-ld-bodies.ts`). */
+/** What request bodies may be sent as unless an operation says otherwise (`json-bodies.ts`). */
 const BODY_CONTENT_TYPES = [JSON_MEDIA_TYPE, JSON_LD_MEDIA_TYPE];
 
 /** Headers and parameters every operation shares, as components. */

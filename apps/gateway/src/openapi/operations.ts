@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ADVERT_WEBHOOK_KINDS, MAX_INGEST_BATCH, MAX_POI_RADIUS_KM } from '@immo/contracts';
 import { DEFAULT_ITEMS_PER_PAGE, DEFAULT_ORDER, MAX_ITEMS_PER_PAGE, SIMILARITY, describeParameters } from '@immo/property-criteria';
-import { MERGE_PATCH_CONTENT_TYPE } from '../http/merge-patch-body';
+import { MERGE_PATCH_CONTENT_TYPE } from '../http/json-bodies';
 import { IGNORED_PARAMETERS_HEADER } from '../listings/property-pages';
 import { matchesQuerySchema, matchQuerySchema } from '../alerts/matches-query-schema';
 import { autocompleteQuerySchema, citiesQuerySchema, departmentCitiesQuerySchema, departmentsQuerySchema, pointsOfInterestQuerySchema } from '../geo/geo-query-schemas';
