@@ -86,6 +86,8 @@ export class ListingsRuntime {
   onLeaseAcquired(): void {
     this.gate.close('this instance just took the lead of ingestion and is catching up with the log');
     this.router.lead();
+    // With a shared store, the writer now: it makes the stored search rows this version's.
+    this.runner.tookWritersTurn();
     // The outbox publishes as leader from now on, whether or not anything new is committed.
     this.relay.kick();
     void this.openWhenCaughtUp();

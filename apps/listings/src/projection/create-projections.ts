@@ -31,6 +31,8 @@ export function createListingsProjections(deps: {
   publish: PublishIntegrationEvent;
   /** Where the search index is snapshotted when the service stops (omitted: never). */
   searchIndexSnapshotFile?: string;
+  /** Search rows (or documents) read per batch at start; tests use small batches. */
+  searchIndexLoadPage?: number;
   /** With a store shared by replicas: whether this one writes the read models now (see `ProjectionRunner`). */
   isWriter?: () => boolean;
   onRestartNeeded?: ProjectionRunnerDependencies['onRestartNeeded'];
@@ -56,7 +58,7 @@ export function createListingsProjections(deps: {
     advertStates,
     propertyDocuments: new PropertyDocumentsProjection(store, advertStates, geo, (): boolean => runner.stopping),
     outbox: new IntegrationOutboxProjection(store),
-    searchIndex: new SearchIndexProjection(store, searchIndex, documentTexts, deps.searchIndexSnapshotFile ?? null),
+    searchIndex: new SearchIndexProjection(store, searchIndex, documentTexts, deps.searchIndexSnapshotFile ?? null, deps.searchIndexLoadPage),
     onOutboxWritten: (committed) => relay.kick(committed),
     ...(deps.isWriter ? { isWriter: deps.isWriter } : {}),
     ...(deps.onRestartNeeded ? { onRestartNeeded: deps.onRestartNeeded } : {}),

@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
 import { CommitConflictError, EmbeddedDocumentStore, type CommitOptions, type DocumentStore, type DocumentWrite, type StoredDocument } from '@immo/document-store';
 import { JetStreamEventStore, type AllSubscription, type EventStore, type SubscribeToAllOptions } from '@immo/event-store';
-import { LISTINGS_INTEGRATION_STREAM, type City, type ListingsIntegrationEvent } from '@immo/contracts';
+import { LISTINGS_INTEGRATION_STREAM, type ListingsIntegrationEvent } from '@immo/contracts';
 import { startNatsServer, until, type RunningNatsServer } from '@immo/testing';
 import { generateDataset } from '../../demo/generate-snapshots';
 import { publishedEvents } from '../../test/listings-fixture';
 import { PropertyMatcher } from '../domain';
 import type { GeoLookup } from '../geo/geo-directory.client';
+import { geoStandIn as geo } from './geo-lookup.fixture';
 import { IngestionService, type ProjectedAdvertLookup } from '../ingestion/ingestion.service';
 import { criteriaOf } from '../search/property-document.fixture';
 import { createListingsProjections, type ListingsProjections } from './create-projections';
@@ -26,34 +27,6 @@ import {
   type PropertyRecord,
 } from './read-models';
 
-/** Reference data is the geo service's business; here a deterministic stand-in answers. */
-const geo: GeoLookup = {
-  async cityByInsee(insee: string): Promise<City | null> {
-    return {
-      id: Number(insee.replace(/^2A/, '201').replace(/^2B/, '202')),
-      cityParentId: null,
-      name: `Commune ${insee}`,
-      originalName: `Commune ${insee}`,
-      insee,
-      zipcode: null,
-      open: true,
-      hasGroupedByName: false,
-      hasGroupedByZipcode: false,
-      groupedCityNames: [],
-      groupedCityZipcodes: [],
-      country: { code: 'FR', id: 1, name: 'France' },
-      department: { code: insee.slice(0, 2), id: 1, name: 'Département' },
-      region: { code: '11', id: 11, name: 'Région' },
-      locations: { lat: 45, lon: 4 },
-    };
-  },
-  async inseeOf() {
-    return null;
-  },
-  async stationsNear() {
-    return [{ id: 1, name: 'Gare', lines: [{ id: 1, name: 'Ligne 1', number: '1', color: '#FFCD00', routeName: 'A – B' }] }];
-  },
-};
 
 const NOW = () => new Date('2027-01-01T00:00:00Z');
 

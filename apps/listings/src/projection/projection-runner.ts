@@ -7,6 +7,8 @@ import type { AdvertStatesProjection } from './advert-states.projection';
 import type { IntegrationOutboxProjection } from './integration-outbox.projection';
 import type { PropertyDocumentsProjection } from './property-documents.projection';
 import type { SearchIndexProjection } from './search-index.projection';
+import { SEARCH_ROW_VERSION } from '../search/search-row';
+import { recomputedRowsMark, SEARCH_ROW_VERSION_ID, searchRowVersionRecord, storedSearchRowVersion, type SearchRowVersionRecord } from './search-row-version';
 import {
   ADVERT_FACTS_COLLECTION,
   ADVERTS_COLLECTION,
@@ -106,6 +108,8 @@ export class ProjectionRunner {
   private storedCheckpoint: number | null = null;
   /** The read models' generation this replica loaded (see `GENERATION_ID`). */
   private generation = 0;
+  /** Whether this replica, as the writer, made sure the stored search rows are of this version (see `makeStoredRowsCurrent`). */
+  private rowsChecked = false;
   private readonly isWriter: () => boolean;
 
   /** The projections in the order they run; read for every event, so built once. */
@@ -160,7 +164,7 @@ export class ProjectionRunner {
     this.applied = from;
     this.committed = from;
     await this.deps.directory.load(this.deps.store.collection<AdvertFactsRecord>(ADVERT_FACTS_COLLECTION));
-    const indexed = await this.deps.searchIndex.load(this.checkpoints.get(this.deps.searchIndex.name) ?? null);
+    const indexed = await this.loadSearchIndex();
     this.indexSource = indexed.from;
     this.logger.log(`starting after position ${from ?? 'none'} with ${this.deps.directory.size} adverts and ${indexed.properties} properties indexed (from ${indexed.from})`);
     this.follow(from);
@@ -200,6 +204,88 @@ export class ProjectionRunner {
     await this.start();
   }
 
+  /**
+   * Fills the search index at start, before the service takes requests. Rows stored by another
+   * version of the service are computed again from the property documents: by the writer, which
+   * stores them (`makeStoredRowsCurrent`); by a follower of a shared store, which may not, in
+   * memory only, until the writer has stored them.
+   */
+  private async loadSearchIndex(): Promise<{ properties: number; from: string }> {
+    const { searchIndex } = this.deps;
+    this.rowsChecked = false;
+    if (this.isWriter()) {
+      const upgraded = await this.makeStoredRowsCurrent();
+      if (upgraded !== null) return { properties: upgraded, from: 'the property documents, its search rows upgraded' };
+    } else {
+      const { version } = await storedSearchRowVersion(this.deps.store);
+      if (version !== null && version !== SEARCH_ROW_VERSION) {
+        const started = performance.now();
+        const properties = await searchIndex.indexDocuments(null);
+        this.logger.log(`the stored search rows are of version ${version}, which the writer upgrades: ${properties} rows computed from the property documents in ${millisecondsSince(started)} ms`);
+        return { properties, from: 'the property documents, the stored search rows being of another version' };
+      }
+    }
+    return searchIndex.load(this.checkpoints.get(searchIndex.name) ?? null);
+  }
+
+  /**
+   * Before the writer stores a search row: makes sure the stored rows are all of this version (the
+   * batches it commits then carry the mark, see `commitBatch`). Rows of another version are
+   * computed again from the documents and stored, the index with them, and marked current in the
+   * commit after the last: a crash midway leaves the old mark, and the next start does it all
+   * again. How many were, or null when nothing needed it.
+   */
+  private async makeStoredRowsCurrent(): Promise<number | null> {
+    const { searchIndex, store } = this.deps;
+    const { version, checkpoint } = await storedSearchRowVersion(store);
+    if (version === null || version === SEARCH_ROW_VERSION) {
+      searchIndex.storedRowsCurrent();
+      this.rowsChecked = true;
+      return null;
+    }
+    const started = performance.now();
+    this.logger.log(`the stored search rows are of version ${version}: computing them again from the property documents, as version ${SEARCH_ROW_VERSION}`);
+    const properties = await searchIndex.indexDocuments((writes) => this.commitOutsideBatches(writes));
+    await this.commitOutsideBatches(recomputedRowsMark(checkpoint ?? 0));
+    this.logger.log(`search rows of ${properties} properties upgraded from version ${version} to ${SEARCH_ROW_VERSION} in ${millisecondsSince(started)} ms`);
+    this.rowsChecked = true;
+    return properties;
+  }
+
+  /**
+   * This replica took the writer's turn (the ingestion lease): the stored search rows are made this
+   * version's now, not at the first event it applies, which may come much later.
+   */
+  tookWritersTurn(): void {
+    void this.serial(() => this.checkRowsAsNewWriter()).catch(() => undefined);
+  }
+
+  /**
+   * Once a replica that followed is the writer: what it followed is committed first, then the
+   * rows it will write to are made this version's (`makeStoredRowsCurrent`). Once per turn.
+   */
+  private async checkRowsAsNewWriter(): Promise<void> {
+    if (this.rowsChecked || this.stopped || !this.isWriter()) return;
+    await this.commitBatch();
+    await this.lastCommit;
+    await this.makeStoredRowsCurrent();
+  }
+
+  /**
+   * The writer's commit of something other than a batch of events (the search rows' upgrade): as a
+   * batch's, it holds only over the checkpoint this replica knows, so that it fails, and this
+   * replica restarts, if another replica wrote meanwhile.
+   */
+  private async commitOutsideBatches(writes: readonly DocumentWrite[]): Promise<void> {
+    const expect = [{ collection: CHECKPOINTS_COLLECTION.name, id: this.deps.advertStates.name, revision: this.storedCheckpoint }];
+    try {
+      await this.deps.store.commit(writes, { expect });
+    } catch (error) {
+      await this.commitFailed(error, this.applied);
+      throw error;
+    }
+  }
+
   private async loadCheckpoints(): Promise<void> {
     for (const name of this.names) this.checkpoints.set(name, (await this.checkpointRecords.findById(name))?.position ?? null);
   }
@@ -223,7 +309,7 @@ export class ProjectionRunner {
       const past = outboxTo === null ? {} : { _id: { $gt: outboxId(outboxTo, 9999) } };
       for (const { _id } of await store.collection(OUTBOX_COLLECTION).find(past, { projection: { _id: 1 } })) writes.push({ collection: OUTBOX_COLLECTION.name, deleteId: _id });
     }
-    for (const name of dropped) writes.push({ collection: CHECKPOINTS_COLLECTION.name, deleteId: name });
+    for (const name of [...dropped, SEARCH_ROW_VERSION_ID]) writes.push({ collection: CHECKPOINTS_COLLECTION.name, deleteId: name });
     // Followers sharing the store notice the rebuild by this, and reload.
     const generation = ((await this.checkpointRecords.findById(GENERATION_ID))?.position ?? 0) + 1;
     writes.push({ collection: CHECKPOINTS_COLLECTION.name, upsert: { _id: GENERATION_ID, revision: generation, position: generation } as CheckpointRecord });
@@ -299,9 +385,14 @@ export class ProjectionRunner {
     for (;;) {
       if (this.isWriter() || this.stopped) return false;
       if (this.storedCheckpoint !== null && this.storedCheckpoint >= position) break;
-      const records = await this.checkpointRecords.find({ _id: { $in: [this.deps.advertStates.name, GENERATION_ID] } });
+      const watched = [this.deps.advertStates.name, GENERATION_ID];
+      if (this.deps.searchIndex.readsDocuments) watched.push(SEARCH_ROW_VERSION_ID);
+      const records = await this.checkpointRecords.find({ _id: { $in: watched } });
       const stored = records.find((record) => record._id === this.deps.advertStates.name)?.position ?? null;
       const generation = records.find((record) => record._id === GENERATION_ID)?.position ?? 0;
+      // The writer stored every search row at this version: they can be read again.
+      const mark = records.find((record) => record._id === SEARCH_ROW_VERSION_ID) as SearchRowVersionRecord | undefined;
+      if (mark?.version === SEARCH_ROW_VERSION) this.deps.searchIndex.storedRowsCurrent();
       if (generation !== this.generation) {
         this.stopped = true;
         this.deps.onRestartNeeded?.(`the writer rebuilt the shared read models (generation ${this.generation} to ${generation})`);
@@ -320,6 +411,8 @@ export class ProjectionRunner {
   private async apply(event: RecordedEvent): Promise<void> {
     if (this.applied !== null && event.position <= this.applied) return;
     const following = await this.followWriterTo(event.position);
+    if (following) this.rowsChecked = false;
+    else await this.checkRowsAsNewWriter();
     const { advertStates, propertyDocuments, outbox, searchIndex } = this.deps;
     const uow = this.uow;
     if (advertStates.handles(event) && this.runs(advertStates.name, event.position)) {
@@ -391,6 +484,9 @@ export class ProjectionRunner {
     // This batch holds only over the checkpoint the batch before it left (or that was read).
     const name = this.deps.advertStates.name;
     const moves = uow.checkpointOf(name);
+    // The rows as of this batch are of this version (the writer made sure of it before writing any).
+    const searchMoves = uow.checkpointOf(this.deps.searchIndex.name);
+    if (searchMoves !== undefined && this.rowsChecked) uow.put(CHECKPOINTS_COLLECTION.name, searchRowVersionRecord(searchMoves));
     const expect = moves === undefined ? [] : [{ collection: CHECKPOINTS_COLLECTION.name, id: name, revision: this.storedCheckpoint }];
     // The stored checkpoint never goes back (revision guard): after this commit, the larger of the two.
     if (moves !== undefined) this.storedCheckpoint = this.storedCheckpoint === null ? moves : Math.max(this.storedCheckpoint, moves);
@@ -400,21 +496,7 @@ export class ProjectionRunner {
       try {
         await uow.commit(CHECKPOINTS_COLLECTION.name, expect);
       } catch (error) {
-        if (error instanceof CommitConflictError) {
-          this.failure = error;
-          this.logger.error(`another replica committed the read models past position ${String(error.found)} while this one wrote them: this replica stops writing and restarts`);
-          this.stopped = true;
-          await this.subscription?.unsubscribe().catch(() => undefined);
-          this.deps.onRestartNeeded?.(`another replica wrote the shared read models meanwhile (${error.message})`);
-          throw error;
-        }
-        // The store refuses further work after a failed commit; stop here rather than skip events.
-        // A shared store has no such state: the service restarts and goes on from what is stored.
-        this.failure = error;
-        this.logger.error(`commit failed at position ${position ?? 'none'}: ${String(error)}; the projection stopped`);
-        this.stopped = true;
-        await this.subscription?.unsubscribe().catch(() => undefined);
-        this.deps.onRestartNeeded?.(`a commit of the read models failed at position ${position ?? 'none'} (${String(error)})`);
+        await this.commitFailed(error, position);
         throw error;
       }
       next.previousCommitted();
@@ -427,6 +509,23 @@ export class ProjectionRunner {
     if (this.failure) throw this.failure;
   }
 
+  /** Stops the projection after a refused or failed commit, and asks for a restart. */
+  private async commitFailed(error: unknown, position: number | null): Promise<void> {
+    this.failure = error;
+    this.stopped = true;
+    if (error instanceof CommitConflictError) {
+      this.logger.error(`another replica committed the read models past position ${String(error.found)} while this one wrote them: this replica stops writing and restarts`);
+      await this.subscription?.unsubscribe().catch(() => undefined);
+      this.deps.onRestartNeeded?.(`another replica wrote the shared read models meanwhile (${error.message})`);
+      return;
+    }
+    // The store refuses further work after a failed commit; stop here rather than skip events.
+    // A shared store has no such state: the service restarts and goes on from what is stored.
+    this.logger.error(`commit failed at position ${position ?? 'none'}: ${String(error)}; the projection stopped`);
+    await this.subscription?.unsubscribe().catch(() => undefined);
+    this.deps.onRestartNeeded?.(`a commit of the read models failed at position ${position ?? 'none'} (${String(error)})`);
+  }
+
   private resolveWaiters(): void {
     const position = this.committed;
     if (position === null || this.waiters.length === 0) return;
@@ -435,4 +534,8 @@ export class ProjectionRunner {
     this.waiters.splice(0, this.waiters.length, ...this.waiters.filter((waiter) => position < waiter.position));
     for (const waiter of due) waiter.resolve();
   }
+}
+
+function millisecondsSince(started: number): string {
+  return (performance.now() - started).toFixed(0);
 }

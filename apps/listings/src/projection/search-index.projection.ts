@@ -1,14 +1,15 @@
 import { Logger } from '@nestjs/common';
-import type { DocumentStore } from '@immo/document-store';
+import type { DocumentStore, DocumentWrite } from '@immo/document-store';
+import { eventLoopSlice } from '@immo/service-kit';
 import type { DocumentTextCache } from '../queries/document-text-cache';
 import { searchRowOf, type SearchRow } from '../search/search-row';
 import type { PropertySearchIndex } from '../search/property-search-index';
 import type { PropertyChange } from './property-documents.projection';
-import { SEARCH_ROWS_COLLECTION, type SearchRowRecord } from './read-models';
+import { PROPERTIES_COLLECTION, SEARCH_ROWS_COLLECTION, type PropertyRecord, type SearchRowRecord } from './read-models';
 import { readSearchIndexSnapshot, writeSearchIndexSnapshot } from './search-index-snapshot';
 import type { UnitOfWork } from './unit-of-work';
 
-/** Rows read per batch at start. */
+/** Rows (or documents, when the rows are recomputed) read per batch at start. */
 const LOAD_PAGE = 5_000;
 
 /**
@@ -24,6 +25,12 @@ export class SearchIndexProjection {
   static readonly NAME = 'search-index';
   readonly name = SearchIndexProjection.NAME;
   private readonly logger = new Logger('SearchIndex');
+  /**
+   * The stored rows are of another version and this replica may not store them again (it follows
+   * the writer of a shared store): the rows of changed properties are computed from their stored
+   * documents until the writer has recomputed every row (`storedRowsCurrent`).
+   */
+  private rowsOfDocuments = false;
 
   constructor(
     private readonly store: DocumentStore,
@@ -56,12 +63,67 @@ export class SearchIndexProjection {
    * commits, the index holds the rows it stored, and the documents' cached text is dropped.
    */
   async followStored(propertyIds: readonly string[], uow: UnitOfWork): Promise<void> {
-    const rows = this.store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION);
-    const stored = await Promise.all(propertyIds.map((id) => rows.findById(id)));
+    const stored = this.rowsOfDocuments ? await this.rowsComputedFromDocuments(propertyIds) : await this.storedRows(propertyIds);
     uow.afterCommit(() => {
-      for (const record of stored) if (record !== null) this.index.upsert(record.row as SearchRow);
+      for (const row of stored) if (row !== null) this.index.upsert(row);
       for (const id of propertyIds) this.texts.forget(id);
     });
+  }
+
+  /** Whether changes are read from the documents, the stored rows being of another version (see `indexDocuments`). */
+  get readsDocuments(): boolean {
+    return this.rowsOfDocuments;
+  }
+
+  /** The writer has stored every row at this version: changes are read from the rows again. */
+  storedRowsCurrent(): void {
+    this.rowsOfDocuments = false;
+  }
+
+  /**
+   * Fills the index from the stored property documents, a batch at a time, each row computed as
+   * the projection computes it: at start, when the stored rows are of another version. `write`
+   * (the writer's) commits each batch's rows in place of the stored ones; the writer marks them
+   * current once all are (see search-row-version.ts). Without it (a follower of the writer),
+   * nothing is stored, and the rows of later changes are computed from their documents too until
+   * the writer has stored them (`storedRowsCurrent`).
+   */
+  async indexDocuments(write: ((writes: DocumentWrite[]) => Promise<void>) | null): Promise<number> {
+    const documents = this.store.collection<PropertyRecord>(PROPERTIES_COLLECTION);
+    let indexed = 0;
+    for await (const batch of documents.scan(this.loadPage)) {
+      const rows: SearchRow[] = [];
+      for (const record of batch) {
+        rows.push(searchRowOf(record.document));
+        // The writer may do this while serving (it just took the lead): requests get their turns.
+        await eventLoopSlice.yieldIfDue();
+      }
+      if (write !== null) {
+        // A stored row is replaced whatever its revision: the revision guard would keep one
+        // written at the document's own revision, and the row must change all the same.
+        const writes: DocumentWrite[] = [];
+        batch.forEach((record, i) => {
+          const replacement: SearchRowRecord = { _id: record._id, revision: record.revision, row: rows[i] as SearchRow };
+          writes.push({ collection: SEARCH_ROWS_COLLECTION.name, deleteId: record._id }, { collection: SEARCH_ROWS_COLLECTION.name, upsert: replacement });
+        });
+        await write(writes);
+      }
+      for (const row of rows) this.index.upsert(row);
+      indexed += batch.length;
+    }
+    this.rowsOfDocuments = write === null;
+    this.index.compact(true);
+    return indexed;
+  }
+
+  private async storedRows(propertyIds: readonly string[]): Promise<(SearchRow | null)[]> {
+    const rows = this.store.collection<SearchRowRecord>(SEARCH_ROWS_COLLECTION);
+    return (await Promise.all(propertyIds.map((id) => rows.findById(id)))).map((record) => (record === null ? null : (record.row as SearchRow)));
+  }
+
+  private async rowsComputedFromDocuments(propertyIds: readonly string[]): Promise<(SearchRow | null)[]> {
+    const documents = this.store.collection<PropertyRecord>(PROPERTIES_COLLECTION);
+    return (await Promise.all(propertyIds.map((id) => documents.findById(id)))).map((record) => (record === null ? null : searchRowOf(record.document)));
   }
 
   /**

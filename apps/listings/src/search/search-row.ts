@@ -23,10 +23,9 @@ import {
 } from '@immo/property-criteria';
 
 /**
- * Bumped whenever the shape or a derivation changes, so that a search index snapshot taken by an
- * older version is not restored (search-index-snapshot.ts). Stored rows carry no version: rows an
- * older version stored are indexed as they are until their property changes or the read models
- * are rebuilt (`POST /admin/read-models/properties/rebuild`), as the README says.
+ * Bumped whenever the shape or a derivation changes, so that persisted rows of an older version
+ * are rebuilt from their documents instead of being searched with a stale meaning: the listings
+ * service does so at start (see `storedSearchRowVersion` and `SearchIndexProjection.indexDocuments`).
  */
 export const SEARCH_ROW_VERSION = 2;
 
@@ -56,8 +55,8 @@ export type SearchAdvertRow = Record<AdvertRangeKey, number | null> & {
   geoAccuracy: number | null;
   /**
    * The advert's price while it has not expired, null after (`liveAdvertPrice`): what
-   * `advertPriceMin`/`Max` read. Rows stored before it was indexed lack it, and match no bound
-   * until a rebuild of the read models writes them again.
+   * `advertPriceMin`/`Max` read. Absent from rows of version 1, which match no bound: the
+   * listings service computes such stored rows again at start (see search-row-version.ts).
    */
   livePrice?: number | null;
 };
